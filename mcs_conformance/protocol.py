@@ -1,0 +1,87 @@
+"""The data types and the strategy protocol of ADR-0001 (see DESIGN.md, Core contracts)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from .errors import MalformedChunk, MCSError, StreamError, UnrecognizedStream
+
+if TYPE_CHECKING:
+    from .accumulator import Accumulator
+
+__all__ = [
+    "ExtractionStrategy",
+    "MalformedChunk",
+    "MCSError",
+    "StreamError",
+    "ToolCall",
+    "ToolCallRecord",
+    "UnrecognizedStream",
+]
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool call read from a message.
+
+    ``arguments`` is the parsed JSON object (``{}`` when the call has none). A call whose
+    arguments could not be parsed carries ``error`` and must never be executed.
+    """
+
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    id: str | None = None
+    raw_arguments: str | None = None
+    error: str | None = None
+
+    @property
+    def executable(self) -> bool:
+        """True when the call may be run: it has a name and no error."""
+        return self.error is None and bool(self.name)
+
+
+@dataclass(frozen=True)
+class ToolCallRecord:
+    """A call together with the result the client produced for it."""
+
+    call: ToolCall
+    result: str
+    is_error: bool = False
+
+
+@runtime_checkable
+class ExtractionStrategy(Protocol):
+    """A format expert: recognises, reassembles, extracts and replays one format."""
+
+    name: str
+    leaks_into_text: bool
+
+    def recognizes(self, shape: object) -> bool:
+        """Is this raw chunk or assembled message of my format? Never raises."""
+        ...
+
+    def accumulate(self, acc: Accumulator, chunk: object) -> str:
+        """Fold ``chunk`` into ``acc.message``; return the content text it added."""
+        ...
+
+    def is_done(self, chunk: object) -> bool:
+        """Is ``chunk`` my format's completion signal?"""
+        ...
+
+    def extract(self, message: object) -> list[ToolCall]:
+        """The calls in an assembled message, in order; ``[]`` when there are none."""
+        ...
+
+    def content_text(self, message: object) -> str:
+        """The text of the message's content channel (where a leaked call would sit)."""
+        ...
+
+    def forming_name(self, message: object) -> str | None:
+        """The first call's name as far as it has arrived, or None."""
+        ...
+
+    def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
+        """The continuation: the assistant turn in request shape, then the tool results."""
+        ...

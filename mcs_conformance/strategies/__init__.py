@@ -1,0 +1,36 @@
+"""The four reference strategies and the default chain (natives first, text last)."""
+
+from __future__ import annotations
+
+from ..chain import ExtractionChain
+from .anthropic_messages import AnthropicMessagesStrategy
+from .json_codec import JsonCodec
+from .openai_chat import OpenAIChatStrategy
+from .openai_responses import OpenAIResponsesStrategy
+from .text import TextStrategy
+
+__all__ = [
+    "AnthropicMessagesStrategy",
+    "JsonCodec",
+    "OpenAIChatStrategy",
+    "OpenAIResponsesStrategy",
+    "TextStrategy",
+    "default_backup",
+    "default_chain",
+]
+
+
+def default_chain() -> ExtractionChain:
+    """A fresh chain of the reference strategies: the three natives, then text-json."""
+    return ExtractionChain(
+        [OpenAIChatStrategy(), OpenAIResponsesStrategy(), AnthropicMessagesStrategy(), TextStrategy()]
+    )
+
+
+def default_backup(chain: ExtractionChain | None = None) -> TextStrategy:
+    """The backup text strategy: the chain's own text-json instance when it has one."""
+    if chain is not None:
+        for strategy in chain:
+            if isinstance(strategy, TextStrategy):
+                return strategy
+    return TextStrategy()
