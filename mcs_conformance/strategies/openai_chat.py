@@ -1,0 +1,519 @@
+"""OpenAI Chat Completions: reassembles ``chat.completion.chunk`` dicts into ``choices[0].message``.
+
+The native message is the assistant message a ``stream=false`` call returns, in wire form:
+the keys choice 0's deltas carried (``role``, ``content``, ``refusal``, ``tool_calls`` and
+any provider extra such as ``reasoning_content``), folded the way the official SDK folds
+them (strings concatenated, objects merged, lists extended, a ``null`` never overwriting a
+value). ``tool_calls`` entries are ``{id, type, function: {name, arguments}}`` without the
+wire's ``index``. Choices other than index 0 are ignored; ``choices: []`` chunks (usage,
+Azure ``prompt_filter_results``) and ``"[DONE]"`` change nothing.
+
+Tool-call fragments are keyed robustly, because OpenAI-compatible servers differ:
+
+* by ``index`` (an int, or a string of digits such as ``"0"``); indices need not start at 0;
+* a fragment at a known index whose non-empty ``id`` differs from that call's id starts a
+  new call (servers that send every call at index 0); the same id repeated on every
+  fragment is the same call; ``id: ""`` counts as no id;
+* a fragment without ``index`` continues the call with its id, else the call that took the
+  previous fragment, else starts one; a fragment with an unknown id and no index starts a
+  new call unless the previous call has no id yet (the id then arrives late);
+* a name repeated whole on every fragment is kept once; names and ids may arrive after
+  the arguments; the arguments in the fragment that opens a call are kept.
+
+Nothing executes from an unfinished stream. A chat message has no status of its own (the
+``finish_reason`` sits on the choice), so while choice 0 has tool calls and no
+``finish_reason`` yet, the live message carries one extra key, ``mcs_incomplete`` (a
+reason string), and ``extract`` marks every call with that reason as its ``error``. The
+finish removes the key, except a ``length`` or ``content_filter`` finish, which cut the
+output: the key then stays, so a call cut short (``arguments: ""`` looks like a call
+without arguments) is never run. This is the one place a final message differs from the
+SDK's, and only for such cut streams with tool calls (for them the SDK's own
+``get_final_completion`` refuses to parse when given tools). ``"[DONE]"`` does not settle
+a stream that never sent a ``finish_reason``.
+
+Decisions beyond the wire (where the SDK would differ):
+
+* ``role`` and a call's ``id`` and ``type`` are set once, never concatenated (the SDK
+  would turn an id repeated on every fragment into ``"call_1call_1"``).
+* Numbers in provider extras are added, as the SDK adds them; booleans and values of
+  mismatched types keep the first value.
+* A delta's ``tool_calls: []`` stays ``[]`` (the SDK's final completion turns it into
+  ``null``). A choice without ``index`` counts as choice 0.
+* A chunk with a truthy ``error`` member is a provider error: it raises ``StreamError``.
+* ``extract`` joins UTF-16 surrogate pairs that reached the arguments as two separate
+  characters (a pair split across two chunks by a server) before parsing them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..accumulator import Accumulator, copy_tree
+from ..errors import MalformedChunk, StreamError
+from ..protocol import ToolCall, ToolCallRecord
+from ..shapes import describe, to_wire
+
+__all__ = ["OpenAIChatStrategy"]
+
+_NAME = "openai-chat"
+_CHUNK_OBJECT = "chat.completion.chunk"
+_DONE = "[DONE]"
+_TEXT_KEYS = ("role", "content", "refusal")
+_REPLACED_KEYS = ("index", "type")  # set, never concatenated (as the SDK does)
+_CUT = frozenset({"length", "content_filter"})
+_PENDING = "mcs_incomplete"  # on the live message while its calls may still change
+_UNFINISHED = "the stream has not finished: the calls may still change"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class OpenAIChatStrategy:
+    """The OpenAI Chat Completions format: chunks in, ``choices[0].message`` out."""
+
+    name = _NAME
+    leaks_into_text = False
+
+    # -- recognition ------------------------------------------------------------------------
+    def recognizes(self, shape: object) -> bool:
+        """A chat.completion.chunk (Azure's object-less lead chunk too), or an assistant
+        message that has a ``tool_calls`` key (any value: the key is authoritative)."""
+        try:
+            shape = to_wire(shape)
+            return _is_chunk(shape) or _is_message(shape)
+        except Exception:
+            return False
+
+    # -- reassembly -------------------------------------------------------------------------
+    def accumulate(self, acc: Accumulator, chunk: object) -> str:
+        """Fold choice 0's delta into the message; return its ``content`` text."""
+        if "calls" not in acc.state:
+            acc.root = {}
+            acc.state.update(calls=[], by_index={}, by_id={}, last=None, finish=None)
+        if isinstance(chunk, str) and chunk.strip() == _DONE:
+            return ""
+        if not isinstance(chunk, dict):
+            raise MalformedChunk(f"{_NAME}: a chunk must be a JSON object or \"[DONE]\", got {describe(chunk)}")
+        if chunk.get("error"):
+            raise StreamError(f"{_NAME}: the provider reported an error in the stream: "
+                              f"{_error_text(chunk['error'])}", payload=chunk)
+        work, finish = _choice0(chunk)
+        out: list[str] = []
+        if work:
+            message = acc.root
+            for delta, fragments in work:
+                for key, value in delta.items():
+                    if key == "tool_calls":
+                        _fold_tool_calls(acc, message, value, fragments)
+                    elif key == "role":
+                        if value is not None and message.get("role") is None:
+                            message["role"] = value
+                        elif key not in message:
+                            message[key] = None
+                    else:
+                        _merge(acc, message, key, value)
+                        if key == "content" and value:
+                            out.append(value)
+        if finish is not None and acc.state["finish"] is None:
+            acc.state["finish"] = finish
+            if acc.state["calls"]:
+                _settle(acc.root, finish)
+        return "".join(out)
+
+    def is_done(self, chunk: object) -> bool:
+        """True on the chunk whose choice 0 carries a finish_reason (any value)."""
+        try:
+            chunk = to_wire(chunk)
+            if not isinstance(chunk, dict) or not isinstance(chunk.get("choices"), list):
+                return False
+            return any(
+                isinstance(c, dict) and _choice_index(c, "") == 0 and c.get("finish_reason") is not None
+                for c in chunk["choices"]
+            )
+        except Exception:
+            return False
+
+    # -- reading the message ----------------------------------------------------------------
+    def extract(self, message: object) -> list[ToolCall]:
+        """One ToolCall per ``tool_calls`` entry, in order; malformed ones carry ``error``."""
+        message = _message(message, "extract")
+        entries = message.get("tool_calls")
+        if entries is None:
+            return []
+        if not isinstance(entries, list):
+            return [ToolCall(name="", error=f"tool_calls is {type(entries).__name__}, not a list")]
+        found = [_to_call(n, entry) for n, entry in enumerate(entries)]
+        pending = message.get(_PENDING)
+        if pending:
+            reason = pending if isinstance(pending, str) else _UNFINISHED
+            found = [ToolCall(name=c.name, id=c.id, raw_arguments=c.raw_arguments, error=c.error or reason)
+                     for c in found]
+        return found
+
+    def content_text(self, message: object) -> str:
+        """The message's ``content`` text ("" when it is null or absent)."""
+        message = to_wire(message)
+        if not isinstance(message, dict):
+            return ""
+        content = message.get("content")
+        if isinstance(content, str):
+            return content
+        if isinstance(content, list):  # request-shape content parts
+            return "".join(
+                p["text"] for p in content
+                if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
+            )
+        return ""
+
+    def forming_name(self, message: object) -> str | None:
+        """The first call's name as far as it has arrived, or None."""
+        message = to_wire(message)
+        if not isinstance(message, dict):
+            return None
+        entries = message.get("tool_calls")
+        if not isinstance(entries, list) or not entries or not isinstance(entries[0], dict):
+            return None
+        function = entries[0].get("function")
+        name = function.get("name") if isinstance(function, dict) else None
+        return name if isinstance(name, str) and name else None
+
+    def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
+        """The assistant turn in request shape, then one ``tool`` message per record."""
+        message = _message(message, "result_messages")
+        entries = message.get("tool_calls")
+        calls: list[dict] = []
+        for entry in entries if isinstance(entries, list) else []:
+            if not isinstance(entry, dict):
+                continue
+            function = entry.get("function") if isinstance(entry.get("function"), dict) else {}
+            arguments = function.get("arguments")
+            calls.append(_drop_none({
+                "id": entry.get("id"),
+                "type": "function",
+                "function": {
+                    "name": function.get("name") if isinstance(function.get("name"), str) else "",
+                    "arguments": arguments if isinstance(arguments, str) else "{}",
+                },
+            }))
+        assistant = _drop_none({
+            "role": "assistant",
+            "content": self.content_text(message) or None,
+            "refusal": message.get("refusal") if isinstance(message.get("refusal"), str) else None,
+            "tool_calls": calls or None,
+        })
+        known = [c.get("id") for c in calls]
+        out = [assistant]
+        for n, record in enumerate(records):
+            call_id = record.call.id
+            if call_id is None or call_id not in known:
+                raise ValueError(
+                    f"{_NAME}: record {n} answers call id {call_id!r}, which is not a call of the "
+                    f"assistant message (its call ids: {known})"
+                )
+            out.append({"role": "tool", "tool_call_id": call_id, "content": record.result})
+        return out
+
+
+# -- recognition helpers ----------------------------------------------------------------------
+def _is_chunk(shape: Any) -> bool:
+    if not isinstance(shape, dict):
+        return False
+    obj = shape.get("object")
+    if obj == _CHUNK_OBJECT:
+        return True
+    if obj not in (None, "") or "type" in shape or "message" in shape:
+        return False
+    choices = shape.get("choices")
+    return (
+        isinstance(choices, list)
+        and all(isinstance(c, dict) and "delta" in c for c in choices)
+        and any(k in shape for k in ("id", "model", "prompt_filter_results"))
+    )
+
+
+def _is_message(shape: Any) -> bool:
+    if not isinstance(shape, dict) or "tool_calls" not in shape:
+        return False
+    if shape.get("role") not in (None, "assistant"):
+        return False
+    if any(k in shape for k in ("choices", "object", "type", "delta")):
+        return False
+    entries = shape["tool_calls"]
+    # arguments as a JSON object rather than a string: another format (Ollama) claims it
+    return not (isinstance(entries, list) and any(
+        isinstance(e, dict) and isinstance(e.get("function"), dict)
+        and isinstance(e["function"].get("arguments"), (dict, list))
+        for e in entries
+    ))
+
+
+# -- validation: everything is checked before anything is folded --------------------------------
+def _choice_index(choice: dict, where: str) -> int:
+    index = _as_index(choice.get("index"), f"{where}.index")
+    return 0 if index is None else index
+
+
+def _as_index(value: Any, where: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    raise MalformedChunk(f"{_NAME}: {where} is {value!r}, not an integer index")
+
+
+def _expect(value: Any, types: tuple[type, ...], where: str, what: str) -> None:
+    if value is not None and not isinstance(value, types):
+        raise MalformedChunk(f"{_NAME}: {where} is {type(value).__name__} {value!r:.60}, not {what}")
+
+
+def _choice0(chunk: dict) -> tuple[list[tuple[dict, list]], str | None]:
+    """Choice 0's non-empty deltas, validated, each with its prepared tool-call fragments;
+    and choice 0's finish_reason."""
+    choices = chunk.get("choices")
+    if choices is None:
+        return [], None
+    _expect(choices, (list,), "choices", "a list")
+    out, finish = [], None
+    for i, choice in enumerate(choices):
+        where = f"choices[{i}]"
+        if not isinstance(choice, dict):
+            raise MalformedChunk(f"{_NAME}: {where} is {describe(choice)}, not an object")
+        if _choice_index(choice, where) != 0:
+            continue
+        delta = choice.get("delta")
+        _expect(delta, (dict,), f"{where}.delta", "an object")
+        _expect(choice.get("finish_reason"), (str,), f"{where}.finish_reason", "a string or null")
+        if delta:
+            out.append((delta, _fragments(delta, f"{where}.delta")))
+        finish = finish or choice.get("finish_reason")
+    return out, finish
+
+
+def _fragments(delta: dict, where: str) -> list[tuple[int | None, str | None, dict]]:
+    for key in _TEXT_KEYS:
+        _expect(delta.get(key), (str,), f"{where}.{key}", "a string or null")
+    tool_calls = delta.get("tool_calls")
+    _expect(tool_calls, (list,), f"{where}.tool_calls", "a list or null")
+    out = []
+    for n, fragment in enumerate(tool_calls or ()):
+        at = f"{where}.tool_calls[{n}]"
+        if not isinstance(fragment, dict):
+            raise MalformedChunk(f"{_NAME}: {at} is {describe(fragment)}, not an object")
+        index = _as_index(fragment.get("index"), f"{at}.index")
+        _expect(fragment.get("id"), (str,), f"{at}.id", "a string or null")
+        _expect(fragment.get("type"), (str,), f"{at}.type", "a string or null")
+        function = fragment.get("function")
+        _expect(function, (dict,), f"{at}.function", "an object or null")
+        for key in ("name", "arguments"):
+            _expect((function or {}).get(key), (str,), f"{at}.function.{key}", "a string or null")
+        out.append((index, fragment.get("id") or None, fragment))
+    return out
+
+
+# -- folding ------------------------------------------------------------------------------------
+def _grow(acc: Accumulator, container: dict, key: str, piece: str) -> None:
+    """Set or extend the string at container[key] (through the accumulator: linear)."""
+    if container.get(key) is None:
+        container[key] = piece
+    elif piece:
+        acc.append(container, key, piece)
+
+
+def _merge(acc: Accumulator, container: dict, key: Any, value: Any) -> None:
+    """Fold ``value`` into ``container[key]`` the way the SDK's delta accumulation does."""
+    if value is None:
+        container.setdefault(key, None)
+        return
+    current = container.get(key)
+    if current is None or key in _REPLACED_KEYS:
+        container[key] = copy_tree(value)
+    elif isinstance(current, str) and isinstance(value, str):
+        if value:
+            acc.append(container, key, value)
+    elif isinstance(current, dict) and isinstance(value, dict):
+        for k, v in value.items():
+            _merge(acc, current, k, v)
+    elif isinstance(current, list) and isinstance(value, list):
+        _extend(acc, current, value)
+    elif _is_number(current) and _is_number(value):
+        container[key] = current + value
+
+
+def _extend(acc: Accumulator, current: list, items: list) -> None:
+    """Extend a list; entries that carry an ``index`` merge into the entry with that index."""
+    for item in items:
+        if isinstance(item, dict) and item.get("index") is not None:
+            target = next((e for e in current if isinstance(e, dict) and e.get("index") == item["index"]), None)
+            if target is not None:
+                for k, v in item.items():
+                    _merge(acc, target, k, v)
+                continue
+        current.append(copy_tree(item))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _fold_tool_calls(acc: Accumulator, message: dict, value: Any, fragments: list) -> None:
+    if value is None:
+        message.setdefault("tool_calls", None)
+        return
+    entries = message.get("tool_calls")
+    if not isinstance(entries, list):
+        entries = message["tool_calls"] = []
+    state = acc.state
+    for index, call_id, fragment in fragments:
+        call = _route(state, entries, index, call_id)
+        state["last"] = call
+        _fold_fragment(acc, state, call, call_id, fragment)
+    if entries and state["finish"] is None:
+        message.setdefault(_PENDING, _UNFINISHED)
+
+
+def _settle(message: dict, finish: str) -> None:
+    """Choice 0 finished: its calls are complete, unless the output was cut."""
+    if finish in _CUT:
+        message[_PENDING] = f"finish_reason {finish!r}: the output was cut, so the calls may be incomplete"
+    else:
+        message.pop(_PENDING, None)
+
+
+def _route(state: dict, entries: list, index: int | None, call_id: str | None) -> dict:
+    """The call a fragment belongs to (see the module docstring for the rules)."""
+    by_index, by_id = state["by_index"], state["by_id"]
+    if index is not None:
+        call = by_index.get(index)
+        if call is not None and (call_id is None or call["id"] in (None, call_id)):
+            return call
+        call = by_id.get(call_id) if call_id is not None else None
+        if call is None:
+            call = _new_call(state, entries)
+            by_index[index] = call
+        else:
+            by_index.setdefault(index, call)
+        return call
+    last = state["last"]
+    if call_id is not None:
+        if call_id in by_id:
+            return by_id[call_id]
+        if last is not None and last["id"] is None:
+            return last
+        return _new_call(state, entries)
+    return last if last is not None else _new_call(state, entries)
+
+
+def _new_call(state: dict, entries: list) -> dict:
+    entry: dict = {}
+    entries.append(entry)
+    call = {"entry": entry, "id": None}
+    state["calls"].append(call)
+    return call
+
+
+def _fold_fragment(acc: Accumulator, state: dict, call: dict, call_id: str | None, fragment: dict) -> None:
+    entry = call["entry"]
+    for key, value in fragment.items():
+        if key == "index":
+            continue
+        if key == "id":
+            if call_id is not None and call["id"] is None:
+                call["id"] = entry["id"] = call_id
+                state["by_id"].setdefault(call_id, call)
+            elif entry.get("id") is None and value is not None:
+                entry["id"] = value  # "" until a real id arrives
+            else:
+                entry.setdefault("id", None)
+        elif key == "function":
+            if value is None:
+                entry.setdefault("function", None)
+                continue
+            function = entry.get("function")
+            if not isinstance(function, dict):
+                function = entry["function"] = {}
+            for fkey, fvalue in value.items():
+                if fkey == "name" and isinstance(fvalue, str):
+                    _fold_name(acc, function, fvalue)
+                elif fkey == "arguments" and isinstance(fvalue, str):
+                    _grow(acc, function, "arguments", fvalue)
+                else:
+                    _merge(acc, function, fkey, fvalue)
+        else:
+            _merge(acc, entry, key, value)
+
+
+def _fold_name(acc: Accumulator, function: dict, piece: str) -> None:
+    """Grow a call's name, ignoring a fragment that repeats the whole name so far."""
+    current = acc.text(function, "name")
+    if current is None:
+        current = function.get("name")
+    if piece and piece != current:
+        _grow(acc, function, "name", piece)
+    else:
+        function.setdefault("name", piece)
+
+
+# -- extraction helpers -------------------------------------------------------------------------
+def _message(message: object, what: str) -> dict:
+    message = to_wire(message)
+    if not isinstance(message, dict):
+        raise ValueError(f"{_NAME}.{what} expects an assistant message dict, got {describe(message)}")
+    return message
+
+
+def _to_call(n: int, entry: Any) -> ToolCall:
+    if not isinstance(entry, dict):
+        return ToolCall(name="", error=f"tool_calls[{n}] is {type(entry).__name__}, not an object")
+    call_id = entry.get("id") if isinstance(entry.get("id"), str) and entry.get("id") else None
+    function = entry.get("function")
+    if not isinstance(function, dict):
+        kind = entry.get("type")
+        return ToolCall(name="", id=call_id,
+                        error=f"tool_calls[{n}] has no function object (type {kind!r})")
+    name = function.get("name")
+    name = name if isinstance(name, str) else ""
+    raw = function.get("arguments")
+    if raw is not None and not isinstance(raw, str):
+        return ToolCall(name=name, id=call_id,
+                        error=f"tool_calls[{n}].function.arguments is {type(raw).__name__}, not a JSON string")
+    arguments, error = _parse_arguments(raw)
+    if error is None and not name:
+        error = f"tool_calls[{n}] has no function name"
+    return ToolCall(name=name, arguments=arguments, id=call_id, raw_arguments=raw, error=error)
+
+
+def _reject_constant(token: str) -> Any:
+    raise ValueError(f"{token} is not valid JSON")
+
+
+def _parse_arguments(raw: str | None) -> tuple[dict, str | None]:
+    """The arguments object, or {} and the reason they cannot be used."""
+    if raw is None or not raw.strip():
+        return {}, None
+    text = raw
+    if _SURROGATE.search(text):
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass")
+    try:
+        value = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        return {}, f"arguments are not valid JSON ({exc.msg} at character {exc.pos})"
+    except ValueError as exc:
+        return {}, f"arguments are not valid JSON ({exc})"
+    if not isinstance(value, dict):
+        return {}, f"arguments are a JSON {type(value).__name__}, not an object"
+    return value, None
+
+
+def _drop_none(d: dict) -> dict:
+    return {k: v for k, v in d.items() if v is not None}
+
+
+def _error_text(error: Any) -> str:
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        return error["message"]
+    return repr(error)[:200]
