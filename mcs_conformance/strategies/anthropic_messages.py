@@ -1,0 +1,461 @@
+"""Anthropic Messages: stream events reassembled into the ``Message`` that stream=false returns.
+
+The native message is the ``Message`` object in wire form. It starts as a copy of
+``message_start.message``; ``content_block_start`` adds a block, ``content_block_delta``
+grows it, ``message_delta`` sets the stop reason and the usage totals. What the official
+SDK's (beta) accumulator does is the reference, with these deliberate differences:
+
+- Tool input (``tool_use``, ``server_tool_use``, ``mcp_tool_use``) is the ``partial_json``
+  text accumulated from the first piece on: the start block's ``{}`` is not a prefix of
+  it. It is parsed once, when the block ends (``content_block_stop``, or ``message_delta``
+  for a block still open then): ``""`` gives ``{}``, a JSON object gives that object, and
+  anything else is stored as the raw text, so that ``extract`` reports an error instead
+  of running a lenient partial parse. While the block is open, a read of the message
+  shows the SDK's partial parse (computed only when the message is read).
+- ``signature_delta`` adds to the block's signature: an empty one changes nothing (the
+  SDK assigns, so a later empty delta would wipe the signature).
+- An ``error`` event raises :class:`StreamError` carrying the event. A second
+  ``message_start`` in one stream raises it too: a restarted or spliced stream is never
+  silently merged into the first message.
+- A known delta sent to a block it does not apply to (``text_delta`` for a ``tool_use``
+  block, say) or to an index never started raises :class:`MalformedChunk`; the SDK
+  ignores the first and crashes on the second. ``input_json_delta`` applies to any block
+  whose type ends in ``tool_use``.
+
+Unknown delta types are handled as the beta SDK handles ``compaction_delta``: a delta
+named after its block's type (``<type>_delta``) sets the fields it carries; any other
+unknown delta, ``ping`` and unknown event types are ignored. A ``fallback`` block names
+the model that served the response, which becomes the message's ``model``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import jiter
+
+from ..accumulator import Accumulator, copy_tree
+from ..errors import MalformedChunk, StreamError
+from ..protocol import ToolCall, ToolCallRecord
+from ..shapes import describe
+
+__all__ = ["AnthropicMessagesStrategy"]
+
+EVENT_TYPES = frozenset(
+    {
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+        "ping",
+    }
+)
+# message_delta fields the SDK assigns whatever their value; others only when not null.
+_ALWAYS_SET = ("stop_reason", "stop_sequence", "stop_details")
+_SET_WHEN_GIVEN = ("container",)
+_EVENT_FIELDS = ("context_management", "input_transformations")
+_USAGE_WHEN_GIVEN = (
+    "input_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+    "server_tool_use",
+    "output_tokens_details",
+    "iterations",
+    "fallback_credit",
+)
+_RESPONSES_ERROR_KEYS = ("sequence_number", "message", "code")
+# content types of an OpenAI Responses message item, which has the same envelope keys.
+_FOREIGN_PARTS = frozenset({"output_text", "input_text", "refusal"})
+
+
+def _json_bytes(text: str) -> bytes:
+    """``text`` as UTF-8; surrogate pairs that arrived as two separate pieces are joined."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        joined = text.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass")
+        return joined.encode("utf-8")  # still a lone surrogate: ValueError, the text is invalid
+
+
+def _final_input(text: str) -> Any:
+    """The input of a finished block: ``{}`` for no text, the object, or the raw text."""
+    if not text.strip():
+        return {}
+    try:
+        value = jiter.from_json(_json_bytes(text), allow_inf_nan=False)
+    except ValueError:
+        return text
+    return value if isinstance(value, dict) else text
+
+
+class _PartialInput:
+    """Read-time view of an open tool input: the partial parse, the last good one on failure."""
+
+    __slots__ = ("last",)
+
+    def __init__(self, start: Any) -> None:
+        self.last = start
+
+    def __call__(self, text: str) -> Any:
+        if text:
+            try:
+                self.last = jiter.from_json(_json_bytes(text), partial_mode=True, allow_inf_nan=False)
+            except ValueError:
+                pass
+        return self.last
+
+
+def _text_of(content: list) -> str:
+    """The text of the ``text`` blocks in a content list, in order."""
+    return "".join(
+        b["text"]
+        for b in content
+        if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+    )
+
+
+def _changed(acc: Accumulator) -> None:
+    """Mark the message changed before a block held in ``acc.state`` is edited in place."""
+    acc.root  # noqa: B018 -- reading the live root is what marks it changed
+
+
+def _bad(problem: str, event: object) -> MalformedChunk:
+    """The error for a malformed event, naming the problem and the event."""
+    return MalformedChunk(f"anthropic-messages: {problem}: {describe(event)}")
+
+
+def _index(event: dict) -> int:
+    index = event.get("index")
+    if not isinstance(index, int) or isinstance(index, bool):
+        raise _bad(f"{event.get('type')} has no integer index", event)
+    return index
+
+
+def _str_field(event: dict, delta: dict, key: str) -> str:
+    value = delta.get(key)
+    if not isinstance(value, str):
+        raise _bad(f"{delta.get('type')} carries no string {key!r}", event)
+    return value
+
+
+class AnthropicMessagesStrategy:
+    """The Anthropic Messages API: ``message_start`` ... ``message_stop`` events, ``Message`` objects."""
+
+    name = "anthropic-messages"
+    leaks_into_text = True
+
+    # -- recognition ----------------------------------------------------------------------
+    def recognizes(self, shape: object) -> bool:
+        """An Anthropic stream event, or an assembled assistant ``Message``. Never raises."""
+        try:
+            if not isinstance(shape, dict):
+                return False
+            kind = shape.get("type")
+            if kind in EVENT_TYPES:
+                return True
+            if kind == "error":
+                # OpenAI Responses has an ``error`` event too: it carries a sequence_number
+                # or a top-level message/code; Anthropic's has only the nested ``error``.
+                foreign = any(k in shape for k in _RESPONSES_ERROR_KEYS)
+                return isinstance(shape.get("error"), dict) and not foreign
+            if kind != "message" or shape.get("role") != "assistant":
+                return False
+            content = shape.get("content")
+            if not isinstance(content, list) or "status" in shape:
+                return False
+            return not any(isinstance(b, dict) and b.get("type") in _FOREIGN_PARTS for b in content)
+        except Exception:
+            return False
+
+    def is_done(self, chunk: object) -> bool:
+        """True on ``message_stop`` only."""
+        return isinstance(chunk, dict) and chunk.get("type") == "message_stop"
+
+    # -- reassembly -----------------------------------------------------------------------
+    def accumulate(self, acc: Accumulator, chunk: object) -> str:
+        """Fold one event into the message; return the text a ``text_delta`` added."""
+        if not isinstance(chunk, dict):
+            if chunk == "[DONE]":
+                return ""
+            raise _bad("an event must be a JSON object", chunk)
+        kind = chunk.get("type")
+        if not isinstance(kind, str):
+            raise _bad("event without a string type", chunk)
+        if kind == "error":
+            error = chunk.get("error")
+            detail = f"{error.get('type')}: {error.get('message')}" if isinstance(error, dict) else repr(error)
+            raise StreamError(f"anthropic-messages: the stream reported an error ({detail})", payload=chunk)
+        if kind == "message_start":
+            return self._start(acc, chunk)
+        handler = _HANDLERS.get(kind)
+        if handler is None:  # ping, unknown event types
+            return ""
+        st = acc.state
+        if not st.get("started"):
+            raise _bad(f"{kind} before message_start", chunk)
+        if st.get("stopped"):
+            raise _bad(f"{kind} after message_stop", chunk)
+        return handler(self, acc, chunk)
+
+    def _start(self, acc: Accumulator, event: dict) -> str:
+        st = acc.state
+        if st.get("started"):
+            raise StreamError(
+                "anthropic-messages: a second message_start in one stream (the stream restarted); "
+                "the two messages are not merged",
+                payload=event,
+            )
+        message = event.get("message")
+        if not isinstance(message, dict):
+            raise _bad("message_start without a message object", event)
+        message = copy_tree(message)
+        content = message.setdefault("content", [])
+        if not isinstance(content, list):
+            raise _bad("message_start content is not a list", event)
+        acc.root = message
+        st.update(started=True, stopped=False, blocks={}, open=set(), views={})
+        return _text_of(content)
+
+    def _block_start(self, acc: Accumulator, event: dict) -> str:
+        index = _index(event)
+        block = event.get("content_block")
+        if not isinstance(block, dict) or not isinstance(block.get("type"), str):
+            raise _bad("content_block_start without a typed block", event)
+        st = acc.state
+        if index in st["blocks"]:
+            raise _bad(f"content block {index} started twice", event)
+        block = copy_tree(block)
+        message = acc.root
+        message["content"].append(block)
+        st["blocks"][index] = block
+        st["open"].add(index)
+        if block["type"] == "fallback":
+            target = block.get("to")
+            if isinstance(target, dict) and isinstance(target.get("model"), str):
+                message["model"] = target["model"]
+        text = block.get("text") if block["type"] == "text" else None
+        return text if isinstance(text, str) else ""
+
+    def _block_delta(self, acc: Accumulator, event: dict) -> str:
+        index = _index(event)
+        st = acc.state
+        block = st["blocks"].get(index)
+        if block is None:
+            raise _bad(f"delta for content block {index}, never started", event)
+        if index not in st["open"]:
+            raise _bad(f"delta for content block {index} after it ended", event)
+        delta = event.get("delta")
+        if not isinstance(delta, dict) or not isinstance(delta.get("type"), str):
+            raise _bad("content_block_delta without a typed delta", event)
+        kind, block_type = delta["type"], block["type"]
+
+        def expect(ok: bool) -> None:
+            if not ok:
+                raise _bad(f"{kind} for content block {index} of type {block_type!r}", event)
+
+        if kind == "text_delta":
+            expect(block_type == "text")
+            text = _str_field(event, delta, "text")
+            acc.append(block, "text", text)
+            return text
+        if kind == "input_json_delta":
+            expect(block_type.endswith("tool_use"))
+            piece = _str_field(event, delta, "partial_json")
+            views = st["views"]
+            view = None if index in views else views.setdefault(index, _PartialInput(block.get("input")))
+            acc.append(block, "input", piece, view)
+        elif kind == "thinking_delta":
+            expect(block_type == "thinking")
+            acc.append(block, "thinking", _str_field(event, delta, "thinking"))
+        elif kind == "signature_delta":
+            expect(block_type == "thinking")
+            piece = _str_field(event, delta, "signature")
+            if piece:
+                acc.append(block, "signature", piece)
+        elif kind == "citations_delta":
+            expect(block_type == "text")
+            citation = copy_tree(delta.get("citation"))
+            _changed(acc)
+            if isinstance(block.get("citations"), list):
+                block["citations"].append(citation)
+            else:
+                block["citations"] = [citation]
+        elif kind == block_type + "_delta":
+            _changed(acc)
+            block.update((k, copy_tree(v)) for k, v in delta.items() if k != "type")
+        return ""
+
+    def _block_stop(self, acc: Accumulator, event: dict) -> str:
+        index = _index(event)
+        if index not in acc.state["blocks"]:
+            raise _bad(f"content_block_stop for block {index}, never started", event)
+        self._close(acc, index)
+        return ""
+
+    def _close(self, acc: Accumulator, index: int) -> None:
+        st = acc.state
+        if index not in st["open"]:
+            return
+        st["open"].discard(index)
+        block = st["blocks"][index]
+        text = acc.text(block, "input")
+        if text is not None:
+            acc.seal(block, "input", _final_input(text))
+
+    def _message_delta(self, acc: Accumulator, event: dict) -> str:
+        delta = event.get("delta", {})
+        usage = event.get("usage", {})
+        if not isinstance(delta, dict) or not isinstance(usage, dict):
+            raise _bad("message_delta delta/usage is not an object", event)
+        st = acc.state
+        for index in sorted(st["open"]):  # the content is over: close what is still open
+            self._close(acc, index)
+        message = acc.root
+        for key in _ALWAYS_SET:
+            if key in delta:
+                message[key] = copy_tree(delta[key])
+        for key in _SET_WHEN_GIVEN:
+            if delta.get(key) is not None:
+                message[key] = copy_tree(delta[key])
+        for key in _EVENT_FIELDS:
+            if event.get(key) is not None:
+                message[key] = copy_tree(event[key])
+        if usage:
+            totals = message.get("usage")
+            if not isinstance(totals, dict):
+                totals = message["usage"] = {}
+            if "output_tokens" in usage:
+                totals["output_tokens"] = usage["output_tokens"]
+            for key in _USAGE_WHEN_GIVEN:
+                if usage.get(key) is not None:
+                    totals[key] = copy_tree(usage[key])
+        return ""
+
+    def _message_stop(self, acc: Accumulator, event: dict) -> str:
+        acc.state["stopped"] = True
+        return ""
+
+    # -- reading the message --------------------------------------------------------------
+    def extract(self, message: object) -> list[ToolCall]:
+        """One call per ``tool_use`` block, in order; server-side tool blocks are not calls.
+
+        Nothing is executable before the message has a stop reason; with ``max_tokens`` the
+        last block, when it is a ``tool_use``, was cut and is marked as such.
+        """
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list):
+            return []
+        stop_reason = message.get("stop_reason")
+        last = len(content) - 1
+        calls = []
+        for position, block in enumerate(content):
+            if not isinstance(block, dict) or block.get("type") != "tool_use":
+                continue
+            name = block.get("name")
+            call_id = block.get("id")
+            data = block.get("input")
+            error = None
+            if not isinstance(name, str) or not name:
+                name, error = "", "tool_use block has no name"
+            elif not isinstance(data, dict):
+                error = "tool input is not a JSON object"
+            if stop_reason is None:
+                error = "message incomplete"
+            elif stop_reason == "max_tokens" and position == last:
+                error = "truncated by max_tokens"
+            calls.append(
+                ToolCall(
+                    name=name,
+                    arguments=copy_tree(data) if isinstance(data, dict) else {},
+                    id=call_id if isinstance(call_id, str) else None,
+                    raw_arguments=data if isinstance(data, str) else None,
+                    error=error,
+                )
+            )
+        return calls
+
+    def content_text(self, message: object) -> str:
+        """The text of all ``text`` blocks, in order."""
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list):
+            return ""
+        return _text_of(content)
+
+    def forming_name(self, message: object) -> str | None:
+        """The name of the first ``tool_use`` block (it arrives whole), or None."""
+        content = message.get("content") if isinstance(message, dict) else None
+        for block in content if isinstance(content, list) else ():
+            if isinstance(block, dict) and block.get("type") == "tool_use":
+                name = block.get("name")
+                return name if isinstance(name, str) else None
+        return None
+
+    def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
+        """The assistant turn in request shape, then one user message with every tool_result.
+
+        Blocks are replayed as received minus null fields (thinking keeps its signature);
+        ``tool_use`` keeps type, id, name and input (``{}`` when the input never parsed);
+        empty text blocks are dropped, since the API refuses them. Results follow the
+        order of the calls in the message.
+        """
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list):
+            raise ValueError(f"anthropic-messages: not an assembled message: {describe(message)}")
+        replay: list[dict] = []
+        order: dict[str, int] = {}
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind == "text" and not block.get("text"):
+                continue
+            if kind == "tool_use":
+                data = block.get("input")
+                order.setdefault(block.get("id"), len(order))
+                replay.append(
+                    {
+                        "type": "tool_use",
+                        "id": block.get("id"),
+                        "name": block.get("name"),
+                        "input": copy_tree(data) if isinstance(data, dict) else {},
+                    }
+                )
+            else:
+                replay.append({k: copy_tree(v) for k, v in block.items() if v is not None})
+        out: list[dict] = [{"role": "assistant", "content": replay}]
+        seen: set[str] = set()
+        for record in records:
+            call_id = record.call.id
+            if call_id not in order:
+                raise ValueError(
+                    f"anthropic-messages: result for {record.call.name!r} has id {call_id!r}, "
+                    "which is no tool_use id of the message"
+                )
+            if call_id in seen:
+                raise ValueError(f"anthropic-messages: two results for tool_use id {call_id!r}")
+            seen.add(call_id)
+        if records:
+            results = []
+            for record in sorted(records, key=lambda r: order[r.call.id]):
+                result: dict[str, Any] = {
+                    "type": "tool_result",
+                    "tool_use_id": record.call.id,
+                    "content": record.result,
+                }
+                if record.is_error:
+                    result["is_error"] = True
+                results.append(result)
+            out.append({"role": "user", "content": results})
+        return out
+
+
+_HANDLERS = {
+    "content_block_start": AnthropicMessagesStrategy._block_start,
+    "content_block_delta": AnthropicMessagesStrategy._block_delta,
+    "content_block_stop": AnthropicMessagesStrategy._block_stop,
+    "message_delta": AnthropicMessagesStrategy._message_delta,
+    "message_stop": AnthropicMessagesStrategy._message_stop,
+}
