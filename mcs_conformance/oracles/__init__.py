@@ -12,7 +12,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["OracleUnavailable", "oracle_for", "ORACLE_MODULES"]
+__all__ = ["OracleUnavailable", "oracle_for", "oracle_module", "ORACLE_MODULES"]
 
 ORACLE_MODULES = {
     "openai-chat": "openai_chat",
@@ -25,10 +25,14 @@ class OracleUnavailable(RuntimeError):
     """The SDK that serves as a format's oracle is not installed (or the format has none)."""
 
 
-def oracle_for(fmt: str) -> Callable[[list[Any]], Any]:
-    """The ``final_message`` function of a format's SDK oracle."""
+def oracle_module(fmt: str) -> Any:
+    """The oracle module of a format: ``final_message``, ``calls`` and ``content_text``."""
     name = ORACLE_MODULES.get(fmt)
     if name is None:
         raise OracleUnavailable(f"format {fmt!r} has no SDK oracle (known: {', '.join(ORACLE_MODULES)})")
-    module = importlib.import_module(f"{__name__}.{name}")
-    return module.final_message
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def oracle_for(fmt: str) -> Callable[[list[Any]], Any]:
+    """The ``final_message`` function of a format's SDK oracle."""
+    return oracle_module(fmt).final_message

@@ -57,3 +57,35 @@ def final_message(payloads: list) -> Any:
         if key not in on_wire and key in message and message[key] is None:
             del message[key]
     return message
+
+
+def _model(message: dict) -> Any:
+    try:
+        from anthropic._models import construct_type
+        from anthropic.types.beta import BetaMessage
+    except ImportError as exc:  # pragma: no cover - exercised without the SDK
+        raise OracleUnavailable(f"the anthropic-messages oracle needs the anthropic SDK: pip install anthropic ({exc})") from None
+    return construct_type(type_=BetaMessage, value=message)
+
+
+def calls(message: dict) -> list[dict]:
+    """The tool_use blocks as the SDK's BetaMessage model reads them, in corpus form.
+
+    A call is marked as an error when its input is not an object, when the message has no
+    stop_reason, or when it is the last block of a message cut by max_tokens.
+    """
+    model = _model(message)
+    blocks = list(model.content or [])
+    out = []
+    for i, block in enumerate(blocks):
+        if block.type != "tool_use":
+            continue
+        ok = isinstance(block.input, dict)
+        truncated = model.stop_reason is None or (model.stop_reason == "max_tokens" and i == len(blocks) - 1)
+        out.append({"name": block.name, "arguments": block.input if ok else {}, "id": block.id, "error": not ok or truncated})
+    return out
+
+
+def content_text(message: dict) -> str:
+    """The text blocks' text, joined in order."""
+    return "".join(b.text for b in _model(message).content or [] if b.type == "text")

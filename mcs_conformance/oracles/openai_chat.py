@@ -75,3 +75,40 @@ def final_message(payloads: list[Any]) -> dict:
         if isinstance(function, dict):
             function.pop("parsed_arguments", None)
     return {k: v for k, v in message.items() if v is not None or k in wire_keys}
+
+
+def _parsed(arguments: Any) -> tuple[dict, bool]:
+    import json
+
+    if not isinstance(arguments, str):
+        return {}, True
+    if not arguments.strip():
+        return {}, False
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        return {}, True
+    return (value, False) if isinstance(value, dict) else ({}, True)
+
+
+def calls(message: dict) -> list[dict]:
+    """The calls as the SDK's ChatCompletionMessage model reads them, in corpus form."""
+    try:
+        from openai._models import construct_type
+        from openai.types.chat import ChatCompletionMessage
+    except ImportError as exc:  # pragma: no cover - exercised without the SDK
+        raise OracleUnavailable(f"the openai-chat oracle needs the openai SDK: pip install openai ({exc})") from None
+    model = construct_type(type_=ChatCompletionMessage, value=message)
+    out = []
+    for tc in model.tool_calls or []:
+        arguments, bad = _parsed(tc.function.arguments)
+        out.append({"name": tc.function.name, "arguments": arguments, "id": tc.id, "error": bad or not tc.function.name})
+    return out
+
+
+def content_text(message: dict) -> str:
+    """The message content as the SDK model reads it ("" when null)."""
+    from openai._models import construct_type
+    from openai.types.chat import ChatCompletionMessage
+
+    return construct_type(type_=ChatCompletionMessage, value=message).content or ""

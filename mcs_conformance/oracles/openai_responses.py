@@ -90,3 +90,43 @@ def _strip(message: dict) -> dict:
             if isinstance(part, dict):
                 part.pop("parsed", None)
     return message
+
+
+def _model(message: dict) -> Any:
+    try:
+        from openai._models import construct_type
+        from openai.types.responses import Response
+    except ImportError as exc:  # pragma: no cover - exercised without the SDK
+        raise OracleUnavailable(f"the openai-responses oracle needs the openai SDK: pip install openai ({exc})") from None
+    return construct_type(type_=Response, value=message)
+
+
+def calls(message: dict) -> list[dict]:
+    """function_call and custom_tool_call items as the SDK's Response model reads them.
+
+    A call whose item status is not "completed" is marked as an error (cut short).
+    """
+    import json
+
+    out = []
+    for item in _model(message).output or []:
+        if item.type == "function_call":
+            raw, bad = item.arguments, False
+            try:
+                args = json.loads(raw) if raw.strip() else {}
+            except ValueError:
+                args, bad = {}, True
+            if not isinstance(args, dict):
+                args, bad = {}, True
+        elif item.type == "custom_tool_call":
+            args, bad = {"input": item.input}, False
+        else:
+            continue
+        status = getattr(item, "status", None) or "completed"
+        out.append({"name": item.name, "arguments": args, "id": item.call_id, "error": bad or status != "completed"})
+    return out
+
+
+def content_text(message: dict) -> str:
+    """The SDK's own ``Response.output_text``: every output_text part, joined."""
+    return _model(message).output_text
