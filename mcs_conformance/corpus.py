@@ -1,0 +1,230 @@
+"""The fixture corpus: load, validate (JSON Schema) and select cases and format descriptors.
+
+Layout of a corpus folder (the bundled one, or an author's ``--mcs-corpus DIR``)::
+
+    manifest.json                      version, case count, content hash (bundled corpus)
+    descriptors/<format>.json          one format descriptor per wire format
+    schemas/<format>.history.schema.json   optional: request-side history shape of a new format
+    cases/<format>/<slug>.json         one case per file (any other *.json counts as a case)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .schemas import errors as schema_errors
+
+__all__ = ["Case", "Corpus", "CorpusError", "Descriptor", "bundled_corpus_dir", "load_corpus"]
+
+
+class CorpusError(ValueError):
+    """A corpus file is unreadable or invalid; the message names the file and the JSON path."""
+
+
+@dataclass(frozen=True)
+class Descriptor:
+    """Format facts for the fuzzers: deltas, noise, completion signal, text channel."""
+
+    format: str
+    data: dict[str, Any]
+    source: str
+
+    @property
+    def chunk_kind(self) -> str:
+        return self.data["chunk_kind"]
+
+    @property
+    def deltas(self) -> list[list[Any]]:
+        return [d["path"] for d in self.data.get("deltas", [])]
+
+    @property
+    def routing(self) -> list[str]:
+        return list(self.data.get("routing", []))
+
+    @property
+    def terminal(self) -> list[str]:
+        return list(self.data.get("terminal", []))
+
+    @property
+    def noise(self) -> list[dict[str, Any]]:
+        return list(self.data.get("noise", []))
+
+    @property
+    def text_channel(self) -> dict[str, Any] | None:
+        return self.data.get("text_channel")
+
+    @property
+    def history(self) -> dict[str, Any]:
+        return self.data.get("history", {})
+
+    def is_done_chunk(self, chunk: Any) -> bool:
+        """Does ``chunk`` match the descriptor's completion-signal schema?"""
+        return _matches(self.data.get("done"), chunk)
+
+    def is_error_chunk(self, chunk: Any) -> bool:
+        """Does ``chunk`` match the descriptor's in-stream error schema?"""
+        return _matches(self.data.get("error"), chunk)
+
+
+def _matches(schema: Any, instance: Any) -> bool:
+    if not schema:
+        return False
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(schema).is_valid(instance)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One corpus case: a stream (``chunks``) or an assembled ``message``, and what to expect."""
+
+    id: str
+    format: str
+    description: str
+    provenance: dict[str, Any]
+    tags: tuple[str, ...]
+    expect: dict[str, Any]
+    source: str
+    chunks: list[Any] | None = None
+    message: Any = None
+    data: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def is_stream(self) -> bool:
+        return self.chunks is not None
+
+    @property
+    def final_message(self) -> Any:
+        """The assembled message the extraction checks read (stream cases: the expected one)."""
+        return self.expect.get("message") if self.is_stream else self.message
+
+    @property
+    def raises(self) -> str | None:
+        err = self.expect.get("error")
+        return err.get("type") if isinstance(err, dict) else None
+
+
+@dataclass
+class Corpus:
+    """Cases and descriptors from one or more folders, with the bundled manifest's version."""
+
+    cases: list[Case]
+    descriptors: dict[str, Descriptor]
+    history_schemas: dict[str, dict[str, Any]]
+    version: str
+    content_hash: str
+
+    def case(self, case_id: str) -> Case:
+        for c in self.cases:
+            if c.id == case_id:
+                return c
+        raise KeyError(case_id)
+
+    def for_format(self, fmt: str) -> list[Case]:
+        return [c for c in self.cases if c.format == fmt]
+
+    @cached_property
+    def formats(self) -> list[str]:
+        return sorted({c.format for c in self.cases} | set(self.descriptors))
+
+
+def bundled_corpus_dir() -> Path:
+    """The corpus shipped inside the package (works from a wheel and from a checkout)."""
+    return Path(str(resources.files("mcs_conformance") / "corpus"))
+
+
+def load_corpus(extra_dirs: Iterable[str | Path] = (), *, bundled: bool = True) -> Corpus:
+    """Load the bundled corpus and any author folders; every file is schema-validated."""
+    dirs = ([bundled_corpus_dir()] if bundled else []) + [Path(d) for d in extra_dirs]
+    cases: dict[str, Case] = {}
+    descriptors: dict[str, Descriptor] = {}
+    history: dict[str, dict[str, Any]] = {}
+    for d in dirs:
+        if not d.is_dir():
+            raise CorpusError(f"corpus folder {d} does not exist or is not a folder")
+        for path in sorted(d.rglob("*.json")):
+            rel = path.relative_to(d).as_posix()
+            if rel == "manifest.json":
+                continue
+            data = _read_json(path)
+            if rel.startswith("descriptors/"):
+                _validate("descriptor.schema.json", data, path)
+                descriptors[data["format"]] = Descriptor(data["format"], data, str(path))
+            elif rel.startswith("schemas/"):
+                if path.name.endswith(".history.schema.json"):
+                    history[path.name[: -len(".history.schema.json")]] = data
+            else:
+                case = _case(data, path)
+                if case.id in cases:
+                    raise CorpusError(f"{path}: case id {case.id!r} is also used by {cases[case.id].source}")
+                cases[case.id] = case
+    for case in cases.values():
+        if case.is_stream and case.format not in descriptors:
+            raise CorpusError(
+                f"{case.source}: stream case {case.id!r} has format {case.format!r} but no descriptor "
+                f"for it is loaded (add descriptors/{case.format}.json to the corpus folder)"
+            )
+    version = "unversioned"
+    if bundled:
+        version = _read_json(bundled_corpus_dir() / "manifest.json").get("version", version)
+    return Corpus(
+        cases=sorted(cases.values(), key=lambda c: c.id),
+        descriptors=descriptors,
+        history_schemas=history,
+        version=version,
+        content_hash=content_hash(dirs),
+    )
+
+
+def content_hash(dirs: Iterable[Path]) -> str:
+    """sha256 over every corpus file (path and bytes) but the manifest, in path order."""
+    h = hashlib.sha256()
+    for d in dirs:
+        for path in sorted(Path(d).rglob("*.json")):
+            rel = path.relative_to(d).as_posix()
+            if rel == "manifest.json":
+                continue
+            h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
+    return "sha256:" + h.hexdigest()
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CorpusError(f"{path}: cannot be read ({exc})") from None
+    except json.JSONDecodeError as exc:
+        raise CorpusError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+
+
+def _validate(schema: str, data: Any, path: Path) -> None:
+    problems = schema_errors(schema, data)
+    if problems:
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        raise CorpusError(f"{path}: invalid against {schema}: " + "; ".join(problems[:3]) + more)
+
+
+def _case(data: Any, path: Path) -> Case:
+    _validate("case.schema.json", data, path)
+    prefix = data["id"].split("/", 1)[0]
+    if prefix != data["format"]:
+        raise CorpusError(f"{path}: at $.id: {data['id']!r} must start with its format {data['format']!r}/")
+    return Case(
+        id=data["id"],
+        format=data["format"],
+        description=data["description"],
+        provenance=data["provenance"],
+        tags=tuple(data.get("tags", ())),
+        expect=data["expect"],
+        source=str(path),
+        chunks=data.get("chunks"),
+        message=data.get("message"),
+        data=data,
+    )

@@ -1,0 +1,33 @@
+"""The invariants, one module per family, each check under a stable public id.
+
+Importing this package registers every check in :data:`CHECKS`.
+"""
+
+from __future__ import annotations
+
+from . import (  # noqa: F401  (imported to register their checks)
+    chain,
+    cost,
+    display,
+    done,
+    extract,
+    golden,
+    history,
+    name,
+    noise,
+    parity,
+    prefix,
+    pure,
+    recog,
+    roundtrip,
+    split,
+    struct,
+)
+from .base import CHECKS, RETIRED, Check, Failure, Subject
+
+FAMILIES = (
+    "STRUCT", "RECOG", "PARITY", "SPLIT", "NOISE", "PURE", "DONE", "DISPLAY",
+    "EXTRACT", "CHAIN", "NAME", "HISTORY", "ROUNDTRIP", "PREFIX", "COST", "GOLDEN",
+)
+
+__all__ = ["CHECKS", "Check", "FAMILIES", "Failure", "RETIRED", "Subject"]

@@ -1,0 +1,241 @@
+"""The machinery every invariant shares: the registry, the subject under test, failures."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from ..buffer import LLMStreamBuffer
+from ..chain import ExtractionChain
+from ..corpus import Case, Corpus, Descriptor
+from ..protocol import ExtractionStrategy, ToolCall
+
+__all__ = [
+    "CHECKS",
+    "Check",
+    "Failure",
+    "Subject",
+    "calls_view",
+    "check",
+    "feed_all",
+    "json_safe",
+]
+
+
+class Failure(AssertionError):
+    """An invariant does not hold. Carries what an author needs to see and reproduce it."""
+
+    def __init__(
+        self,
+        summary: str,
+        *,
+        expected: Any = None,
+        actual: Any = None,
+        chunks: list[Any] | None = None,
+        detail: str = "",
+        has_diff: bool | None = None,
+    ) -> None:
+        super().__init__(summary)
+        self.summary = summary
+        self.expected = expected
+        self.actual = actual
+        self.chunks = chunks
+        self.detail = detail
+        self.has_diff = has_diff if has_diff is not None else (expected is not None or actual is not None)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One invariant: a stable public ``id``, its family, what it checks and why."""
+
+    id: str
+    family: str
+    title: str
+    why: str
+    adr: str
+    scope: str  # "case": one item per applicable case; "strategy": one item per strategy
+    applies: Callable[["Subject", Case | None], bool]
+    run: Callable[["Subject", Case | None], None]
+    hypothesis: bool = False
+
+
+CHECKS: dict[str, Check] = {}
+RETIRED: dict[str, str] = {}  # id -> why it was retired; retired ids are never reused
+
+
+def check(
+    id: str,
+    title: str,
+    *,
+    why: str,
+    adr: str = "",
+    scope: str = "case",
+    applies: Callable[["Subject", Case | None], bool] = lambda s, c: True,
+    hypothesis: bool = False,
+) -> Callable[[Callable[["Subject", Case | None], None]], Callable[["Subject", Case | None], None]]:
+    """Register an invariant under a stable id (``FAMILY-NNN``)."""
+
+    def register(fn: Callable[["Subject", Case | None], None]) -> Callable[["Subject", Case | None], None]:
+        if id in CHECKS or id in RETIRED:
+            raise RuntimeError(f"invariant id {id} is registered twice")
+        family = id.rsplit("-", 1)[0]
+        CHECKS[id] = Check(id, family, title, why, adr, scope, applies, fn, hypothesis)
+        return fn
+
+    return register
+
+
+@dataclass
+class Subject:
+    """The strategy under test, the corpus, and the chain it takes its place in."""
+
+    strategy: ExtractionStrategy
+    corpus: Corpus
+    spec: str = ""
+    chain_factory: Callable[[], ExtractionChain] | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return str(getattr(self.strategy, "name", "?"))
+
+    @cached_property
+    def is_text(self) -> bool:
+        """Text strategies claim bare strings; native ones claim envelopes."""
+        try:
+            return self.strategy.recognizes("") is True
+        except Exception:
+            return False
+
+    @property
+    def descriptor(self) -> Descriptor | None:
+        return self.corpus.descriptors.get(self.name)
+
+    def chain(self) -> ExtractionChain:
+        """A fresh default chain with the strategy in its place (DESIGN: The plugin)."""
+        from ..strategies import default_chain
+
+        base = list((self.chain_factory or default_chain)())
+        names = [s.name for s in base]
+        if self.name in names:
+            base[names.index(self.name)] = self.strategy
+        elif self.is_text:
+            base.append(self.strategy)
+        else:
+            first_text = next((i for i, s in enumerate(base) if _is_text(s)), len(base))
+            base.insert(first_text, self.strategy)
+        return ExtractionChain(base)
+
+    def backup(self, chain: ExtractionChain) -> ExtractionStrategy | None:
+        """The backup text strategy: the strategy itself when it is a text one, else the chain's last text one."""
+        if self.is_text:
+            return self.strategy
+        texts = [s for s in chain if _is_text(s)]
+        return texts[-1] if texts else None
+
+    def strategy_named(self, name: str | None, chain: ExtractionChain) -> ExtractionStrategy | None:
+        for s in chain:
+            if s.name == name:
+                return s
+        return None
+
+    def buffer(self) -> LLMStreamBuffer:
+        """A buffer over the strategy alone: reassembly is tested without the chain."""
+        return LLMStreamBuffer([self.strategy])
+
+    def own_stream(self, case: Case | None) -> bool:
+        return case is not None and case.is_stream and case.format == self.name
+
+
+def _is_text(strategy: ExtractionStrategy) -> bool:
+    try:
+        return strategy.recognizes("") is True
+    except Exception:
+        return False
+
+
+def feed_all(subject: Subject, chunks: Iterable[Any]) -> tuple[LLMStreamBuffer, list[str]]:
+    """Feed chunks to a fresh buffer over the strategy; return it and the deltas."""
+    buf = subject.buffer()
+    deltas = [buf.feed(c) for c in chunks]
+    return buf, deltas
+
+
+def calls_view(calls: Iterable[ToolCall | dict]) -> list[dict[str, Any]]:
+    """Calls as comparable dicts: name, arguments, id, and whether they carry an error."""
+    out = []
+    for c in calls:
+        if isinstance(c, ToolCall):
+            out.append({"name": c.name, "arguments": c.arguments, "id": c.id, "error": c.error is not None})
+        else:
+            out.append(
+                {"name": c["name"], "arguments": c.get("arguments", {}), "id": c.get("id"), "error": bool(c.get("error"))}
+            )
+    return out
+
+
+def json_safe(value: Any) -> bool:
+    """Does ``value`` survive a JSON round trip unchanged?"""
+    try:
+        return json.loads(json.dumps(value)) == value
+    except (TypeError, ValueError):
+        return False
+
+
+# -- helpers shared by the check modules ----------------------------------------------------
+
+def outcome(subject: Subject, chunks: list[Any]) -> dict[str, Any]:
+    """What a stream yields: the message, calls, content text, done -- or the error raised."""
+    from ..errors import MCSError
+
+    try:
+        buf, deltas = feed_all(subject, chunks)
+    except MCSError as exc:
+        return {"error": type(exc).__name__}
+    message = buf.as_dict()
+    return {
+        "message": message,
+        "calls": calls_view(subject.strategy.extract(message)),
+        "display": "".join(deltas),
+        "done": buf.done,
+    }
+
+
+def expected_error(case: Case) -> str | None:
+    return case.raises
+
+
+def records_for(calls: Iterable[ToolCall]) -> list[Any]:
+    """One made-up result per executable call, in call order."""
+    from ..protocol import ToolCallRecord
+
+    return [ToolCallRecord(call=c, result=f"result {i} of {c.name}") for i, c in enumerate(calls) if c.error is None]
+
+
+def given_run(subject: Subject, strategy: Any, test: Callable[[Any], None]) -> None:
+    """Run ``test`` under hypothesis with the subject's profile; the shrunk failure propagates."""
+    from hypothesis import given, settings
+
+    profile = subject.settings.get("hypothesis")
+    wrapped = given(strategy)(lambda value: test(value))
+    if profile is not None:
+        wrapped = settings(profile)(wrapped)
+    wrapped()
+
+
+def positional_prefix_violation(got: list[ToolCall], final: list[dict[str, Any]]) -> str | None:
+    """Why ``got`` (calls from a prefix) breaks PREFIX against ``final``, or None when it does not."""
+    view = calls_view(got)
+    for i, (call, seen) in enumerate(zip(got, view)):
+        if call.error is not None:
+            continue
+        if i >= len(final) or final[i]["error"]:
+            return f"call {i} ({call.name!r}) is executable on a prefix but the finished stream has no executable call {i}"
+        want = {k: final[i][k] for k in ("name", "arguments", "id")}
+        have = {k: seen[k] for k in ("name", "arguments", "id")}
+        if have != want:
+            return f"call {i} is executable on a prefix but differs from the final call {i}"
+    return None

@@ -1,0 +1,73 @@
+"""CHAIN: in the default chain, each message is extracted by the strategy its case names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from ..corpus import Case
+from ..extraction import extract_calls
+from .base import Failure, Subject, calls_view, check, given_run
+
+
+def _applies(s: Subject, c: Case | None) -> bool:
+    if c is None or c.final_message is None or c.raises is not None:
+        return False
+    e = c.expect
+    return s.name in (c.format, e.get("claimed_by"), e.get("extracted_by")) or "guard" in c.tags
+
+
+def _view(message: Any, subject: Subject, chain) -> dict[str, Any]:
+    ex = extract_calls(message, chain, subject.backup(chain))
+    return {
+        "calls": calls_view(ex.calls),
+        "extracted_by": ex.strategy.name if ex.strategy is not None and ex.calls else (ex.resolved.name if ex.resolved else None),
+        "via_backup": ex.via_backup,
+    }
+
+
+@check(
+    "CHAIN-001",
+    "the default chain with the strategy in place extracts each message as its case says",
+    why="native wins; the tool_calls: null guard holds; leaks fall through to the backup",
+    adr="The text / leak fall-through; Two groups of strategies",
+    applies=_applies,
+)
+def routed(subject: Subject, case: Case) -> None:
+    chain = subject.chain()
+    got = _view(case.final_message, subject, chain)
+    want = {
+        "calls": calls_view(case.expect["calls"]),
+        "extracted_by": case.expect.get("extracted_by"),
+        "via_backup": bool(case.expect.get("via_backup")),
+    }
+    if got != want:
+        raise Failure("the extraction axis routed the message differently from the case", expected=want, actual=got)
+
+
+@check(
+    "CHAIN-002",
+    "promotion on match never changes a result over any sequence of messages",
+    why="the chain reorders itself; correctness must not depend on what came before",
+    adr="The chain reorders on match",
+    scope="strategy",
+    hypothesis=True,
+)
+def promotion(subject: Subject, case: None) -> None:
+    messages = [c.final_message for c in subject.corpus.cases if _applies(subject, c)]
+    if not messages:
+        return
+    shared = subject.chain()
+
+    def run(sequence: list[int]) -> None:
+        for i in sequence:
+            fresh = _view(messages[i], subject, subject.chain())
+            promoted = _view(messages[i], subject, shared)
+            if fresh != promoted:
+                raise Failure(
+                    "a chain promoted by earlier messages extracted differently from a fresh chain",
+                    expected=fresh, actual=promoted, detail=f"message sequence (indexes): {sequence}",
+                )
+
+    given_run(subject, st.lists(st.integers(0, len(messages) - 1), min_size=1, max_size=12), run)

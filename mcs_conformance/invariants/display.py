@@ -1,0 +1,24 @@
+"""DISPLAY: the deltas accumulate returned, joined, equal the message's content text."""
+
+from __future__ import annotations
+
+from ..corpus import Case
+from .base import Failure, Subject, check, feed_all
+
+
+@check(
+    "DISPLAY-001",
+    "the concatenated accumulate() deltas equal content_text(as_dict()) and the case's content text",
+    why="display text is format-agnostic only if every content delta is reported, once, in order",
+    adr="Decision: Responsibilities (LLMStreamBuffer: display cursor)",
+    applies=lambda s, c: s.own_stream(c) and c.raises is None,
+)
+def deltas_match(subject: Subject, case: Case) -> None:
+    buf, deltas = feed_all(subject, case.chunks)
+    shown = "".join(deltas)
+    text = subject.strategy.content_text(buf.as_dict())
+    if shown != text:
+        raise Failure("the accumulate() deltas differ from content_text(as_dict())", expected=text, actual=shown, chunks=case.chunks)
+    want = case.expect.get("content_text")
+    if want is not None and text != want:
+        raise Failure("content_text(as_dict()) differs from the case's content text", expected=want, actual=text)

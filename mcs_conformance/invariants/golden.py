@@ -1,0 +1,51 @@
+"""GOLDEN: the strategy's outputs per case match its reviewed syrupy snapshot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..corpus import Case
+from ..errors import MCSError
+from .base import Failure, Subject, calls_view, check, feed_all
+
+
+def outputs(subject: Subject, case: Case) -> dict[str, Any]:
+    """Everything a strategy says about a case, as plain JSON, for a snapshot."""
+    s = subject.strategy
+    out: dict[str, Any] = {}
+    message = case.message
+    if case.is_stream:
+        try:
+            buf, deltas = feed_all(subject, case.chunks)
+        except MCSError as exc:
+            return {"error": type(exc).__name__, "detail": str(exc)}
+        message = buf.as_dict()
+        out.update(message=message, display=deltas, done=buf.done)
+    if not s.recognizes(message):
+        out["claims_message"] = False
+        return out
+    out["calls"] = calls_view(s.extract(message))
+    out["content_text"] = s.content_text(message)
+    out["forming_name"] = s.forming_name(message)
+    return out
+
+
+@check(
+    "GOLDEN-001",
+    "the strategy's outputs for the case equal its snapshot (refresh with --snapshot-update)",
+    why="a change in what a strategy returns shows up as a reviewed diff, not by surprise",
+    adr="DESIGN: The plugin (golden outputs)",
+    applies=lambda s, c: c is not None and (s.own_stream(c) or c.expect.get("claimed_by") == s.name),
+)
+def golden(subject: Subject, case: Case) -> None:
+    snapshot = subject.settings["snapshot"]
+    try:
+        assert snapshot == outputs(subject, case)
+    except AssertionError:
+        diff = "\n".join(str(line) for line in snapshot.get_assert_diff())
+        missing = "does not exist" in diff
+        raise Failure(
+            "there is no snapshot for this case yet" if missing else "the outputs differ from the reviewed snapshot",
+            detail=(diff + "\n\n" if not missing else "")
+            + "If the change is intended, accept it with --snapshot-update and commit the __snapshots__ folder.",
+        ) from None

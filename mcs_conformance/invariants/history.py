@@ -1,0 +1,117 @@
+"""HISTORY: result_messages is a valid request in the format, pairs ids, replays what it must."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from ..corpus import Case
+from ..extraction import extract_calls
+from ..jsonpaths import values
+from ..protocol import ToolCall
+from ..schemas import load_schema
+from .base import Failure, Subject, check, records_for
+from .extract import source_for
+
+
+def _executable(case: Case) -> bool:
+    return any(not c.get("error") for c in case.expect.get("calls", []))
+
+
+def _history_schema(subject: Subject, fmt: str) -> dict[str, Any] | None:
+    if fmt in subject.corpus.history_schemas:
+        return subject.corpus.history_schemas[fmt]
+    try:
+        return load_schema(f"{fmt}.history.schema.json")
+    except FileNotFoundError:
+        return None
+
+
+def _continuation(subject: Subject, case: Case) -> tuple[list[ToolCall], list[dict]]:
+    source = source_for(subject, case)
+    calls = subject.strategy.extract(source)
+    records = records_for(calls)
+    return calls, subject.strategy.result_messages(source, records)
+
+
+def _mine(s: Subject, c: Case | None) -> bool:
+    return c is not None and c.expect.get("extracted_by") == s.name and c.final_message is not None and _executable(c)
+
+
+@check(
+    "HISTORY-001",
+    "result_messages validates against the format's request-side history schema",
+    why="the provider rejects a continuation it cannot parse; the turn is lost",
+    adr="DESIGN: Core contracts (result_messages)",
+    applies=lambda s, c: _mine(s, c) and _history_schema(s, s.name) is not None,
+)
+def valid_request(subject: Subject, case: Case) -> None:
+    _, history = _continuation(subject, case)
+    errors = sorted(Draft202012Validator(_history_schema(subject, subject.name)).iter_errors(history), key=lambda e: list(e.path))
+    if errors:
+        detail = "\n".join(f"at $[{']['.join(map(str, e.path))}]: {e.message}" for e in errors[:5])
+        raise Failure(f"result_messages is not a valid {subject.name} history", actual=history, detail=detail)
+
+
+@check(
+    "HISTORY-002",
+    "every tool result's id pairs with a call in the replayed assistant turn, one result per call",
+    why="a result with a wrong or missing id is rejected by the provider or answers the wrong call",
+    adr="DESIGN: Core contracts (result_messages)",
+    applies=lambda s, c: _mine(s, c) and s.descriptor is not None and "result_ids" in s.descriptor.history,
+)
+def ids_pair(subject: Subject, case: Case) -> None:
+    calls, history = _continuation(subject, case)
+    h = subject.descriptor.history
+    call_ids = values(history, h["call_ids"])
+    result_ids = values(history, h["result_ids"])
+    want = [c.id for c in calls if c.error is None]
+    if result_ids != want:
+        raise Failure("the tool results do not answer the calls one by one, in order", expected=want, actual=result_ids,
+                      detail=f"history: {history}")
+    missing = [r for r in result_ids if r not in call_ids]
+    if missing:
+        raise Failure(f"results answer ids absent from the assistant turn: {missing}", actual=history)
+
+
+@check(
+    "HISTORY-003",
+    "thinking signatures and reasoning items of the message are replayed in the assistant turn",
+    why="providers reject or degrade a tool turn whose reasoning state was dropped",
+    adr="DESIGN: Core contracts (refinements: result_messages receives the message)",
+    applies=lambda s, c: _mine(s, c) and s.descriptor is not None and bool(s.descriptor.history.get("replay"))
+    and not c.expect.get("via_backup"),
+)
+def replayed(subject: Subject, case: Case) -> None:
+    _, history = _continuation(subject, case)
+    for rule in subject.descriptor.history["replay"]:
+        kept = values(case.final_message, rule["message"])
+        shown = values(history, rule["history"])
+        if kept != shown:
+            raise Failure(f"{rule.get('description', 'replayed state')} was not replayed as it was",
+                          expected=kept, actual=shown)
+
+
+@check(
+    "HISTORY-004",
+    "a call leaked as text gets a text-style continuation from the backup, not a native one",
+    why="the model opened no native call id; a native tool answer would be rejected",
+    adr="The text / leak fall-through",
+    applies=lambda s, c: c is not None and c.expect.get("via_backup") is True and c.expect.get("claimed_by") == s.name
+    and _executable(c),
+)
+def leak_continuation(subject: Subject, case: Case) -> None:
+    chain = subject.chain()
+    backup = subject.backup(chain)
+    ex = extract_calls(case.final_message, chain, backup)
+    if not ex.via_backup or ex.strategy is not backup:
+        raise Failure("the leaked call was not extracted by the backup text strategy",
+                      expected=backup.name if backup else None, actual=ex.strategy.name if ex.strategy else None)
+    history = ex.result_messages(records_for(ex.calls))
+    schema = _history_schema(subject, backup.name)
+    if schema is not None:
+        errors = list(Draft202012Validator(schema).iter_errors(history))
+        if errors:
+            raise Failure(f"the leak continuation is not a valid {backup.name} history", actual=history,
+                          detail="\n".join(e.message for e in errors[:5]))

@@ -1,0 +1,54 @@
+"""PREFIX: on every prefix of a stream, no executable call differs from the final one."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from ..corpus import Case
+from ..errors import MCSError
+from ..generators import tool_calls
+from .base import Failure, Subject, calls_view, check, given_run, positional_prefix_violation
+
+
+@check(
+    "PREFIX-001",
+    "cut after any chunk, extraction yields no call, the final calls so far, or calls marked with error",
+    why="a valid-JSON prefix executed before the stream ends runs a call the model never finished",
+    adr="DESIGN: Invariants (PREFIX); BUG-CLASSES 19",
+    applies=lambda s, c: s.own_stream(c) and c.raises is None,
+)
+def stream_prefixes(subject: Subject, case: Case) -> None:
+    final = calls_view(case.expect.get("calls", []))
+    buf = subject.buffer()
+    for i, chunk in enumerate(case.chunks):
+        try:
+            buf.feed(chunk)
+        except MCSError:
+            return
+        got = subject.strategy.extract(buf.as_dict())
+        why = positional_prefix_violation(got, final)
+        if why:
+            raise Failure(f"after chunk {i}: {why}", expected=final, actual=calls_view(got), chunks=case.chunks[: i + 1])
+
+
+@check(
+    "PREFIX-002",
+    "a rendered text cut at any character yields no executable call that differs from the final ones",
+    why="text codecs see every prefix of the model's output while it streams",
+    adr="DESIGN: Invariants (PREFIX)",
+    scope="strategy",
+    applies=lambda s, c: s.is_text and callable(getattr(s.strategy, "render", None)),
+    hypothesis=True,
+)
+def text_prefixes(subject: Subject, case: None) -> None:
+    def run(calls: list) -> None:
+        text = subject.strategy.render(calls)
+        final = calls_view(calls)
+        for cut in range(len(text) + 1):
+            got = subject.strategy.extract(text[:cut])
+            why = positional_prefix_violation(got, final)
+            if why:
+                raise Failure(f"text cut at character {cut}: {why}", expected=final, actual=calls_view(got),
+                              detail=f"prefix: {text[:cut]!r}")
+
+    given_run(subject, tool_calls(max_calls=2), run)

@@ -1,0 +1,65 @@
+"""PURE: inputs are never mutated; same input, same output; as_dict() is JSON-safe."""
+
+from __future__ import annotations
+
+import json
+
+from ..accumulator import copy_tree
+from ..corpus import Case
+from .base import Failure, Subject, check, feed_all, json_safe, outcome, records_for
+
+
+@check(
+    "PURE-001",
+    "feeding never mutates a chunk, and as_dict() is JSON-safe after every chunk",
+    why="clients fan one chunk out to several buffers and log it; a message must serialize",
+    adr="Decision: Responsibilities (LLMStreamBuffer)",
+    applies=lambda s, c: s.own_stream(c),
+)
+def chunks_untouched(subject: Subject, case: Case) -> None:
+    chunks = copy_tree(case.chunks)
+    buf = subject.buffer()
+    from ..errors import MCSError
+
+    for i, chunk in enumerate(chunks):
+        try:
+            buf.feed(chunk)
+        except MCSError:
+            break
+        if chunk != case.chunks[i]:
+            raise Failure(f"feeding chunk {i} mutated it", expected=case.chunks[i], actual=chunk, chunks=case.chunks[: i + 1])
+        snapshot = buf.as_dict()
+        if not json_safe(snapshot):
+            raise Failure(f"as_dict() after chunk {i} does not survive a JSON round trip", actual=repr(snapshot)[:500])
+
+
+@check(
+    "PURE-002",
+    "the same stream gives the same result twice, and extraction never mutates the message",
+    why="hidden state between streams or calls makes results depend on history",
+    adr="Decision: Responsibilities",
+    applies=lambda s, c: c is not None and (s.own_stream(c) or (not c.is_stream and c.expect.get("claimed_by") == s.name)),
+)
+def deterministic(subject: Subject, case: Case) -> None:
+    if case.is_stream:
+        first, second = outcome(subject, case.chunks), outcome(subject, case.chunks)
+        if first != second:
+            raise Failure("feeding the same stream twice gave different results", expected=first, actual=second)
+        message = first.get("message")
+    else:
+        message = case.message
+    if message is None:
+        return
+    before = json.dumps(message, sort_keys=True)
+    s = subject.strategy
+    calls = s.extract(message)
+    s.content_text(message)
+    s.forming_name(message)
+    records = records_for(calls)
+    if records:
+        s.result_messages(message, records)
+    if json.dumps(message, sort_keys=True) != before:
+        raise Failure("extract/content_text/forming_name/result_messages mutated the message", expected=json.loads(before), actual=message)
+    again = s.extract(message)
+    if again != calls:
+        raise Failure("extract gave different calls on a second call", expected=calls, actual=again)

@@ -1,0 +1,87 @@
+"""RECOG: recognizes never raises, claims its own shapes and no other native format's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..corpus import Case
+from ..generators import json_values
+from ..shapes import describe
+from .base import Failure, Subject, check, given_run
+
+
+def _string_kind(subject: Subject, fmt: str | None) -> bool:
+    d = subject.corpus.descriptors.get(fmt or "")
+    return d is not None and d.chunk_kind == "string"
+
+
+def _mine_to_refuse(subject: Subject, fmt: str | None) -> bool:
+    """Must the strategy refuse shapes of ``fmt``? (a text strategy may share bare strings)"""
+    if fmt is None or fmt == subject.name:
+        return False
+    return not (subject.is_text and _string_kind(subject, fmt))
+
+
+@check(
+    "RECOG-001",
+    "recognizes never raises and returns a bool on arbitrary JSON values",
+    why="the chain asks every strategy about every shape; one that raises breaks resolution for all",
+    adr="Decision: Responsibilities (recognizes)",
+    scope="strategy",
+    hypothesis=True,
+)
+def never_raises(subject: Subject, case: None) -> None:
+    def probe(value: Any) -> None:
+        try:
+            got = subject.strategy.recognizes(value)
+        except Exception as exc:
+            raise Failure(f"recognizes raised {type(exc).__name__}: {exc}", detail=f"on {describe(value)}") from exc
+        if not isinstance(got, bool):
+            raise Failure(f"recognizes returned {type(got).__name__}, not bool", detail=f"on {describe(value)}")
+
+    given_run(subject, json_values(), probe)
+
+
+@check(
+    "RECOG-002",
+    "claims the first chunk of every stream of its format",
+    why="the buffer resolves the wire strategy on the first chunk",
+    adr="Decision: Responsibilities (LLMStreamBuffer)",
+    applies=lambda s, c: s.own_stream(c) and bool(c.chunks),
+)
+def claims_own_chunk(subject: Subject, case: Case) -> None:
+    first = case.chunks[0]
+    if subject.strategy.recognizes(first) is not True:
+        raise Failure("recognizes(first chunk) is not True for a stream of its own format", chunks=[first])
+
+
+@check(
+    "RECOG-003",
+    "claims every assembled message its cases say it claims",
+    why="the driver resolves extraction on the assembled message (the second axis)",
+    adr="Two resolve axes",
+    applies=lambda s, c: c is not None and c.expect.get("claimed_by") == s.name and c.final_message is not None,
+)
+def claims_own_message(subject: Subject, case: Case) -> None:
+    if subject.strategy.recognizes(case.final_message) is not True:
+        raise Failure("recognizes(message) is not True for a message of its own format", actual=case.final_message)
+
+
+@check(
+    "RECOG-004",
+    "claims no other format's chunks or messages (native wins; natives never overlap)",
+    why="a text strategy claiming an envelope, or two natives claiming one shape, breaks 'native wins'",
+    adr="The chain reorders on match",
+    applies=lambda s, c: c is not None
+    and (
+        (c.is_stream and bool(c.chunks) and _mine_to_refuse(s, c.format))
+        or (c.final_message is not None and _mine_to_refuse(s, c.expect.get("claimed_by")))
+    ),
+)
+def refuses_foreign(subject: Subject, case: Case) -> None:
+    s = subject.strategy
+    if case.is_stream and case.chunks and _mine_to_refuse(subject, case.format) and s.recognizes(case.chunks[0]):
+        raise Failure(f"recognizes claims the first chunk of a {case.format} stream", chunks=[case.chunks[0]])
+    claimant = case.expect.get("claimed_by")
+    if case.final_message is not None and _mine_to_refuse(subject, claimant) and s.recognizes(case.final_message):
+        raise Failure(f"recognizes claims a message that belongs to {claimant}", actual=case.final_message)

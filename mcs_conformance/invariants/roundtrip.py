@@ -1,0 +1,60 @@
+"""ROUNDTRIP: calls rendered by a text strategy come back equal over every wire's text channel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from ..buffer import LLMStreamBuffer
+from ..generators import carry_text, tool_calls
+from .base import Failure, Subject, calls_view, check, given_run
+
+
+def _renders(s: Subject, c: object) -> bool:
+    return s.is_text and callable(getattr(s.strategy, "render", None))
+
+
+def _wires(subject: Subject) -> list[Any]:
+    return [d for d in subject.corpus.descriptors.values() if d.text_channel is not None]
+
+
+@st.composite
+def _scenario(draw: st.DrawFn, subject: Subject) -> tuple[list, str, list[str]]:
+    calls = draw(tool_calls())
+    text = subject.strategy.render(calls)
+    wire = draw(st.sampled_from(sorted(_wires(subject), key=lambda d: d.format)))
+    cuts = sorted(draw(st.sets(st.integers(1, max(1, len(text) - 1)), max_size=8))) if len(text) > 1 else []
+    bounds = [0, *cuts, len(text)]
+    pieces = [text[a:b] for a, b in zip(bounds, bounds[1:]) if b > a]
+    return calls, wire.format, pieces
+
+
+@check(
+    "ROUNDTRIP-001",
+    "arbitrary calls, rendered, carried in each wire's text channel and re-chunked, extract back equal",
+    why="a codec that cannot read its own output loses calls with unicode, nesting or empty arguments",
+    adr="Two groups of strategies (text)",
+    scope="strategy",
+    applies=_renders,
+    hypothesis=True,
+)
+def round_trip(subject: Subject, case: None) -> None:
+    if not _wires(subject):
+        raise Failure("no loaded descriptor has a text_channel to carry rendered text")
+    chain = subject.chain()
+
+    def run(scenario: tuple[list, str, list[str]]) -> None:
+        calls, fmt, pieces = scenario
+        chunks = carry_text(pieces, subject.corpus.descriptors[fmt])
+        buf = LLMStreamBuffer(chain)
+        for chunk in chunks:
+            buf.feed(chunk)
+        wire = chain.resolve(chunks[0])
+        text = wire.content_text(buf.as_dict())
+        got = calls_view(subject.strategy.extract(text))
+        if got != calls_view(calls):
+            raise Failure(f"rendered calls carried over {fmt} did not come back equal",
+                          expected=calls_view(calls), actual=got, chunks=chunks)
+
+    given_run(subject, _scenario(subject), run)

@@ -1,0 +1,42 @@
+"""Turn a ``module:attr`` path into a strategy instance, with readable errors."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from typing import Any
+
+__all__ = ["StrategyPathError", "load_strategy"]
+
+
+class StrategyPathError(ValueError):
+    """The ``module:attr`` path cannot be turned into a strategy; the message says why."""
+
+
+def load_strategy(spec: str) -> Any:
+    """Import ``pkg.module:Attr`` and return a strategy: Attr itself, Attr(), or Attr's instance.
+
+    Attr may be a class (instantiated with no arguments), a zero-argument factory, or an
+    instance. A dotted attribute path (``module:Outer.Inner``) is followed.
+    """
+    module_name, sep, attr_path = spec.partition(":")
+    if not sep or not module_name or not attr_path:
+        raise StrategyPathError(f"{spec!r} is not of the form 'package.module:Attr'")
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise StrategyPathError(f"cannot import module {module_name!r}: {type(exc).__name__}: {exc}") from exc
+    except Exception as exc:
+        raise StrategyPathError(f"importing module {module_name!r} raised {type(exc).__name__}: {exc}") from exc
+    for part in attr_path.split("."):
+        if not hasattr(obj, part):
+            raise StrategyPathError(f"module {module_name!r} has no attribute {attr_path!r}")
+        obj = getattr(obj, part)
+    if inspect.isclass(obj) or (callable(obj) and not hasattr(obj, "recognizes")):
+        try:
+            obj = obj()
+        except TypeError as exc:
+            raise StrategyPathError(f"{spec} must be callable with no arguments: {exc}") from exc
+        except Exception as exc:
+            raise StrategyPathError(f"calling {spec}() raised {type(exc).__name__}: {exc}") from exc
+    return obj

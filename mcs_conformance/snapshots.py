@@ -1,0 +1,32 @@
+"""Golden outputs as syrupy JSON snapshots, stored in the author's tests folder.
+
+One JSON file per case, in ``tests/__snapshots__/mcs-conformance-<strategy>/``. Case ids
+hold a ``/``, which syrupy removes from file names; the extension below matches files to
+items by that cleaned name, so syrupy's unused-snapshot report stays exact.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from syrupy.extensions.json import JSONSnapshotExtension
+
+__all__ = ["GoldenJSONExtension", "golden_snapshot"]
+
+
+class GoldenJSONExtension(JSONSnapshotExtension):
+    """syrupy's JSON extension, matching snapshot files by the cleaned item name."""
+
+    @classmethod
+    def matches_test_location(cls, *, test_location: Any, snapshot_location: str) -> bool:
+        loc = Path(snapshot_location)
+        return loc.parent.name == test_location.basename and loc.stem == cls.get_snapshot_name(
+            test_location=test_location, index=0
+        )
+
+
+def golden_snapshot(request: pytest.FixtureRequest) -> Any:
+    """The ``snapshot`` fixture of syrupy, set to store one JSON file per (strategy, case)."""
+    return request.getfixturevalue("snapshot").use_extension(GoldenJSONExtension)

@@ -1,0 +1,214 @@
+"""Rebuild the recorded corpus cases from ../shared/realpayloads (a maintainer's tool).
+
+    python scripts/build_corpus.py [REALPAYLOADS_DIR]
+
+Every case's expected message, calls and content text come from the official SDK oracle
+(mcs_conformance.importer.build_case); provenance comes from the realpayloads manifest.
+Hand-written cases (messages, synthetic streams) live in the corpus as files and are not
+touched. Review `git diff mcs_conformance/corpus` after a run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+from mcs_conformance.capture import parse_sse, read_capture, split_at
+from mcs_conformance.extraction import extract_calls
+from mcs_conformance.importer import build_case
+from mcs_conformance.oracles import oracle_module
+from mcs_conformance.schemas import errors
+from mcs_conformance.strategies import default_backup, default_chain
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = ROOT / "mcs_conformance" / "corpus" / "cases"
+SRC = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "realpayloads"
+MANIFEST = {e["local"]: e for e in json.loads((SRC / "manifest.json").read_text())}
+COMMITS = {
+    "openai/openai-python": "e43b422412a9e96c9cc5192c61fffbe2d7e04836",
+    "anthropics/anthropic-sdk-python": "009b035305e0724ce108ebd796935f91711fc6e1",
+    "vercel/ai": "ed857f50f112e23930b0c2dd8d532cc8bebbc911",
+}
+LICENSES = {"openai/openai-python": "Apache-2.0", "anthropics/anthropic-sdk-python": "MIT", "vercel/ai": "Apache-2.0"}
+STARTS = {"anthropic-messages": {"message_start"}, "openai-responses": {"response.created"}}
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def kind_of(prov: str) -> str:
+    p = prov.lower()
+    if "synthetic" in p or "edited" in p:
+        return "synthetic" if "sanitized" not in p else "sanitized"
+    if "sanitized" in p:
+        return "sanitized"
+    return "recorded"
+
+
+def provenance(local: str, model: str | None, extra_why: str = "") -> dict:
+    e = MANIFEST[local]
+    kind = kind_of(e["prov"])
+    out = {"kind": kind, "source": e["source"], "path": e["srcpath"], "commit": e["commit"], "license": e["license"]}
+    m = re.search(r"recorded (\d{4}-\d{2}-\d{2})", e["fmt"])
+    if m:
+        out["captured"] = m.group(1)
+    if model:
+        out["model"] = model
+    if kind == "synthetic":
+        out["why"] = extra_why or f"made by hand upstream ({e['prov']}); kept because no recording shows this shape"
+    return out
+
+
+def model_of(chunks: list) -> str | None:
+    for c in chunks:
+        if isinstance(c, dict):
+            for m in (c.get("model"), (c.get("message") or {}).get("model"), (c.get("response") or {}).get("model")):
+                if isinstance(m, str) and m:
+                    return m
+    return None
+
+
+def write(case: dict) -> None:
+    problems = errors("case.schema.json", case)
+    if problems:
+        raise SystemExit(f"{case['id']}: not schema-valid: {problems[:3]}")
+    path = CASES / case["format"] / (case["id"].split("/", 1)[1] + ".json")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(case, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{case['id']:<70} {case['provenance']['kind']:<9} {len(case.get('chunks') or [])} chunks")
+
+
+def stream(fmt: str, local: str, chunks: list, name: str, tags: list[str], note: str = "", **overrides) -> None:
+    e = MANIFEST[local]
+    description = overrides.pop("description", None) or f"{e['scenario']}{note}"
+    case = build_case(fmt, chunks, case_id=f"{fmt}/{name}", description=description,
+                      provenance=provenance(local, model_of(chunks), overrides.pop("why", "")), tags=tags)
+    case["expect"].update(overrides.pop("expect", {}))
+    write(case)
+
+
+def build_streams() -> None:
+    for local, e in sorted(MANIFEST.items()):
+        if local.startswith("openai-python/chat_stream/"):
+            name = local.split("/")[-1].split("__")[0].replace("_", "-")
+            tags = ["recorded-sdk-fixture"] + (["tool-call"] if "tool" in name else []) + (["parallel"] if "parallel" in name else [])
+            stream("openai-chat", local, read_capture(SRC / local), name, tags)
+        elif local.startswith("vercel-ai/chat/") and local.endswith(".chunks.jsonl"):
+            name = local.split("/")[-1].replace(".chunks.jsonl", "").replace(".", "-")
+            tags = ["tool-call", "whole-call-in-one-delta"] if "tool" in name else []
+            stream("openai-chat", local, read_capture(SRC / local), name, tags)
+        elif local.startswith("vercel-ai/responses/") and local.endswith(".chunks.jsonl"):
+            name = local.split("/")[-1].replace(".chunks.jsonl", "").replace(".", "-")
+            parts = split_at(read_capture(SRC / local), STARTS["openai-responses"])
+            for i, part in enumerate(parts):
+                suffix = f"-part{i + 1}" if len(parts) > 1 else ""
+                note = f" (message {i + 1} of {len(parts)} in the recording)" if len(parts) > 1 else ""
+                tags = ["multi-message"] if len(parts) > 1 else []
+                if "copilot" in name:
+                    completed = next(c for c in part if c.get("type") == "response.completed")["response"]
+                    case = _copilot(local, part, name, completed)
+                    write(case)
+                    continue
+                stream("openai-responses", local, part, name + suffix, tags, note)
+        elif local.startswith("vercel-ai/anthropic/") and local.endswith(".chunks.jsonl"):
+            name = local.split("/")[-1].replace(".chunks.jsonl", "").replace(".", "-")
+            chunks = read_capture(SRC / local)
+            if name in ("duplicate-message-start", "spliced-message-start"):
+                write(_restart(local, chunks, name))
+                continue
+            parts = split_at(chunks, STARTS["anthropic-messages"])
+            for i, part in enumerate(parts):
+                suffix = f"-part{i + 1}" if len(parts) > 1 else ""
+                note = f" (message {i + 1} of {len(parts)} in the recording)" if len(parts) > 1 else ""
+                stream("anthropic-messages", local, part, name + suffix, ["multi-message"] if len(parts) > 1 else [], note)
+        elif local.startswith("anthropic-sdk-python/sse/"):
+            name = local.split("/")[-1].replace(".sse", "").replace("_", "-")
+            chunks = read_capture(SRC / local)
+            tags = ["truncated", "max-tokens"] if "incomplete" in name else []
+            stream("anthropic-messages", local, chunks, name, tags)
+        elif local.startswith("anthropic-sdk-python/cassettes/") and local.endswith(".json"):
+            turns = json.loads((SRC / local).read_text())
+            uid = local.split("__")[-1][:8]
+            for t, turn in enumerate(turns):
+                body = turn["response"]["body"]
+                if isinstance(body, str) and "data:" in body:
+                    stream("anthropic-messages", local, parse_sse(body), f"cassette-{uid}-turn{t + 1}",
+                           ["cassette"], f" (streamed turn {t + 1} of the cassette)")
+
+
+def _copilot(local: str, chunks: list, name: str, completed: dict) -> dict:
+    """The Copilot recording: the SDK refuses its rotating ids, so the truth is the recorded completed response."""
+    oracle = oracle_module("openai-responses")
+    chain = default_chain()
+    ex = extract_calls(completed, chain, default_backup(chain))
+    return {
+        "id": f"openai-responses/{name}",
+        "format": "openai-responses",
+        "description": MANIFEST[local]["scenario"] + ". The SDK accumulator refuses the rotating ids, so the expected "
+        "message is the recording's own response.completed response.",
+        "provenance": provenance(local, model_of(chunks)),
+        "tags": ["id-rotation", "gateway"],
+        "chunks": chunks,
+        "expect": {"message": completed, "calls": oracle.calls(completed), "content_text": oracle.content_text(completed),
+                   "done": True, "claimed_by": ex.resolved.name, "extracted_by": ex.strategy.name, "via_backup": ex.via_backup},
+    }
+
+
+def _restart(local: str, chunks: list, name: str) -> dict:
+    return {
+        "id": f"anthropic-messages/{name}",
+        "format": "anthropic-messages",
+        "description": MANIFEST[local]["scenario"] + ". A second message_start inside one stream is never merged "
+        "silently: feeding it raises StreamError.",
+        "provenance": provenance(local, model_of(chunks), "an upstream negative fixture: a restarted stream"),
+        "tags": ["negative", "restart"],
+        "chunks": chunks,
+        "expect": {"error": {"type": "StreamError"}, "calls": [], "content_text": "", "done": False,
+                   "claimed_by": None, "extracted_by": None, "via_backup": False},
+    }
+
+
+def build_messages() -> None:
+    """Recorded stream=false bodies as extraction-only cases."""
+    chain = default_chain()
+    backup = default_backup(chain)
+    for local, e in sorted(MANIFEST.items()):
+        bodies: list[tuple[str, str, object]] = []
+        if local.startswith("openai-python/chat_nonstream/"):
+            body = json.loads((SRC / local).read_text())
+            bodies.append(("openai-chat", "nonstream-" + slug(local.split("/")[-1][:-5]), body["choices"][0]["message"]))
+        elif local.startswith("vercel-ai/") and local.endswith(".nonstream.json"):
+            body = json.loads((SRC / local).read_text())
+            fmt = {"chat": "openai-chat", "responses": "openai-responses", "anthropic": "anthropic-messages"}[local.split("/")[1]]
+            if fmt == "openai-chat":
+                body = body["choices"][0]["message"]
+            if fmt == "openai-responses" and body.get("object") != "response":
+                continue  # an HTTP error body, not a message
+            bodies.append((fmt, "nonstream-" + slug(local.split("/")[-1].replace(".nonstream.json", "")), body))
+        elif local.startswith("anthropic-sdk-python/cassettes/") and local.endswith(".json"):
+            uid = local.split("__")[-1][:8]
+            for t, turn in enumerate(json.loads((SRC / local).read_text())):
+                if isinstance(turn["response"]["body"], dict) and turn["response"]["body"].get("type") == "message":
+                    bodies.append(("anthropic-messages", f"nonstream-cassette-{uid}-turn{t + 1}", turn["response"]["body"]))
+        for fmt, name, message in bodies:
+            oracle = oracle_module(fmt)
+            ex = extract_calls(message, chain, backup)
+            write({
+                "id": f"{fmt}/{name}",
+                "format": fmt,
+                "description": f"A recorded stream=false response body ({e['scenario'][:160]}), extracted as it is.",
+                "provenance": provenance(local, message.get("model") if isinstance(message, dict) else None),
+                "tags": ["stream-false"],
+                "message": message,
+                "expect": {"calls": oracle.calls(message), "content_text": oracle.content_text(message),
+                           "claimed_by": ex.resolved.name if ex.resolved else None,
+                           "extracted_by": ex.strategy.name if ex.strategy else None, "via_backup": ex.via_backup},
+            })
+
+
+if __name__ == "__main__":
+    build_streams()
+    build_messages()
