@@ -2,7 +2,8 @@
 
 A pattern is a list whose items are a dict key (str), a list index (int), ``"*"`` (every
 element of a list, or every value of a dict), or ``{"where": {key: value, ...}}`` (every
-list element that is a dict holding those key/value pairs).
+list element that is a dict holding those key/value pairs; a value ``{"in": [a, b]}``
+matches any of the listed values).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def _find(node: Any, pattern: list[Any], here: Path) -> Iterator[tuple[Path, Any
         where = step.get("where", {})
         if isinstance(node, list):
             for i, child in enumerate(node):
-                if isinstance(child, dict) and all(child.get(k) == v for k, v in where.items()):
+                if isinstance(child, dict) and all(_holds(child.get(k), v) for k, v in where.items()):
                     yield from _find(child, rest, here + (i,))
     elif isinstance(step, bool):
         return
@@ -50,6 +51,12 @@ def _find(node: Any, pattern: list[Any], here: Path) -> Iterator[tuple[Path, Any
             yield from _find(node[step], rest, here + (step,))
     elif isinstance(node, dict) and step in node:
         yield from _find(node[step], rest, here + (step,))
+
+
+def _holds(value: Any, wanted: Any) -> bool:
+    if isinstance(wanted, dict) and set(wanted) == {"in"} and isinstance(wanted["in"], list):
+        return value in wanted["in"]
+    return value == wanted
 
 
 def get(tree: Any, path: Path) -> Any:

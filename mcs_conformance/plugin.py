@@ -125,7 +125,7 @@ class Conformance:
                 )
         base = Path(config.rootpath)
         tests = base / "tests" if (base / "tests").is_dir() else base
-        module = SuiteModule.from_parent(session, path=tests / f"{SUITE}-{self.subject.name}", nodeid=SUITE)
+        module = SuiteModule.from_parent(session, path=tests / SUITE / self.subject.name / "golden", nodeid=SUITE)
         module.conformance = self
         ours = [
             ConformanceItem.from_parent(module, name=f"{c.id}[{label}]", callobj=_runner(self, c, label, case),

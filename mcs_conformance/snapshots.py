@@ -1,8 +1,10 @@
 """Golden outputs as syrupy JSON snapshots, stored in the author's tests folder.
 
-One JSON file per case, in ``tests/__snapshots__/mcs-conformance-<strategy>/``. Case ids
+One JSON file per case, in ``tests/mcs-conformance/<strategy>/__snapshots__/golden/``:
+a folder of its own per strategy, so a run never touches another strategy's snapshots. Case ids
 hold a ``/``, which syrupy removes from file names; the extension below matches files to
-items by that cleaned name, so syrupy's unused-snapshot report stays exact.
+items by that cleaned name, and looks for snapshots only in the strategy's own folder, so
+syrupy's unused-snapshot report (and --snapshot-update's clean-up) stays exact.
 """
 
 from __future__ import annotations
@@ -18,6 +20,11 @@ __all__ = ["GoldenJSONExtension", "golden_snapshot"]
 
 class GoldenJSONExtension(JSONSnapshotExtension):
     """syrupy's JSON extension, matching snapshot files by the cleaned item name."""
+
+    @classmethod
+    def discovery_dirname(cls, *, test_location: Any) -> str:
+        """Only this strategy's folder: a run never judges another strategy's snapshots."""
+        return cls.dirname(test_location=test_location)
 
     @classmethod
     def matches_test_location(cls, *, test_location: Any, snapshot_location: str) -> bool:

@@ -7,11 +7,12 @@ SDK's (beta) accumulator does is the reference, with these deliberate difference
 
 - Tool input (``tool_use``, ``server_tool_use``, ``mcp_tool_use``) is the ``partial_json``
   text accumulated from the first piece on: the start block's ``{}`` is not a prefix of
-  it. It is parsed once, when the block ends (``content_block_stop``, or ``message_delta``
-  for a block still open then): ``""`` gives ``{}``, a JSON object gives that object, and
-  anything else is stored as the raw text, so that ``extract`` reports an error instead
-  of running a lenient partial parse. While the block is open, a read of the message
-  shows the SDK's partial parse (computed only when the message is read).
+  it. It is parsed once, when the block ends (``content_block_stop``): ``""`` gives ``{}``,
+  a JSON object gives that object, and anything else is stored as the raw text, so that
+  ``extract`` reports an error instead of running a lenient partial parse. While the
+  block is open -- and for a block that never ends, as in a stream cut by max_tokens --
+  a read of the message shows the SDK's partial parse (computed only when the message is
+  read); ``extract`` never returns such a call as executable (see its rules).
 - ``signature_delta`` adds to the block's signature: an empty one changes nothing (the
   SDK assigns, so a later empty delta would wipe the signature).
 - An ``error`` event raises :class:`StreamError` carrying the event. A second
@@ -310,9 +311,6 @@ class AnthropicMessagesStrategy:
         usage = event.get("usage", {})
         if not isinstance(delta, dict) or not isinstance(usage, dict):
             raise _bad("message_delta delta/usage is not an object", event)
-        st = acc.state
-        for index in sorted(st["open"]):  # the content is over: close what is still open
-            self._close(acc, index)
         message = acc.root
         for key in _ALWAYS_SET:
             if key in delta:

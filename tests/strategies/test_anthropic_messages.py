@@ -57,29 +57,9 @@ def _sdk_events(payloads: list) -> list:
     return [construct_type(type_=BetaRawMessageStreamEvent, value=p) for p in payloads if isinstance(p, dict)]
 
 
-def _truncated_input_text() -> str:
-    """The tool input text of the truncated recording, joined from its partial_json pieces."""
-    return "".join(
-        p["delta"]["partial_json"]
-        for p in realdata.payloads(TRUNCATED)
-        if p.get("type") == "content_block_delta" and p["delta"]["type"] == "input_json_delta"
-    )
-
-
 def _expected(rel: str, payloads: list):
-    """The SDK's message; for the truncated recording, with the one deliberate difference applied.
-
-    The truncated stream ends (max_tokens) while its tool_use block is open. The SDK keeps
-    its lenient partial parse of the cut JSON as ``input``; the strategy closes the block at
-    message_delta with a strict parse and, the JSON being invalid, keeps the raw text, so
-    that no partial object can pass for arguments.
-    """
-    expected = final_message(payloads)
-    if rel == TRUNCATED:
-        block = expected["content"][1]
-        assert block["type"] == "tool_use" and isinstance(block["input"], dict)
-        block["input"] = _truncated_input_text()
-    return expected
+    """The SDK's message: for every recording, the truncated one included, parity is exact."""
+    return final_message(payloads)
 
 
 # -- PARITY, DISPLAY, DONE ---------------------------------------------------------------
@@ -109,23 +89,16 @@ def test_parity_on_every_prefix(rel: str) -> None:
     buf = LLMStreamBuffer([AnthropicMessagesStrategy()])
     for n, p in enumerate(payloads, 1):
         buf.feed(p)
-        if rel == TRUNCATED and any(q.get("type") == "message_delta" for q in payloads[:n]):
-            expected = _expected(rel, payloads[:n])
-        else:
-            expected = final_message(payloads[:n])
-        assert buf.as_dict() == expected, f"after payload {n}"
+        assert buf.as_dict() == final_message(payloads[:n]), f"after payload {n}"
 
 
-def test_truncated_recording_differs_from_sdk_only_in_the_cut_input() -> None:
+def test_truncated_recording_keeps_the_sdk_partial_input_but_no_executable_call() -> None:
+    """The block never ends: its input is the SDK's partial parse, and extract refuses it."""
     payloads = RECORDINGS[TRUNCATED]
-    ours, sdk = _feed(payloads).as_dict(), final_message(payloads)
-    assert {k: v for k, v in ours.items() if k != "content"} == {k: v for k, v in sdk.items() if k != "content"}
-    assert ours["content"][0] == sdk["content"][0]
-    assert {k: v for k, v in ours["content"][1].items() if k != "input"} == {
-        k: v for k, v in sdk["content"][1].items() if k != "input"
-    }
-    assert ours["content"][1]["input"].endswith('"Filing taxes')
-    assert sdk["content"][1]["input"]["filename"] == "taxes.txt"
+    message = _feed(payloads).as_dict()
+    assert message["stop_reason"] == "max_tokens"
+    assert message["content"][1]["input"]["filename"] == "taxes.txt"
+    assert [c.executable for c in AnthropicMessagesStrategy().extract(message)] == [False]
 
 
 @pytest.mark.parametrize("rel", IDS)
