@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# The project's own tests: the unit and oracle tests, then the conformance suite run
-# against every reference strategy and both examples. Exit code 5 (no tests) is a failure.
+# The project's own tests, from scratch: a virtualenv with the package and its test extras,
+# then the unit, oracle, corpus, zoo and example tests, then the conformance suite against
+# every reference strategy. pytest's exit code 5 (no tests ran) counts as a failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+VENV="${MCS_VENV:-.venv}"
+if [ ! -x "$VENV/bin/python" ]; then
+  python3 -m venv "$VENV" || exit 1
+fi
+"$VENV/bin/python" -m pip install --quiet --upgrade pip || exit 1
+"$VENV/bin/python" -m pip install --quiet -e ".[test]" || exit 1
 export CI="${CI:-true}"
+PY="$VENV/bin/python"
 status=0
 run() {
   echo "+ $*"
   "$@"
   rc=$?
-  if [ "$rc" -eq 5 ]; then echo "error: '$*' collected no tests" >&2; rc=1; fi
+  if [ "$rc" -eq 5 ]; then echo "error: '$*' ran no tests" >&2; rc=1; fi
   [ "$rc" -eq 0 ] || status=1
 }
-run python -m pytest -n 2 -q tests
+run "$PY" -m pytest -n 2 -q -p no:cacheprovider tests
+for strategy in OpenAIChatStrategy OpenAIResponsesStrategy AnthropicMessagesStrategy TextStrategy; do
+  run "$PY" -m pytest -n 2 -q -p no:cacheprovider --mcs-only --mcs-strategy="mcs_conformance.strategies:$strategy"
+done
 exit $status
