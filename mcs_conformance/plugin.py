@@ -93,6 +93,10 @@ class Conformance:
             }
         )
         self.checks = CHECKS
+        # node ids of suite items given as arguments select those items; pytest cannot resolve them
+        self.selected = {a for a in config.args if a.startswith(SUITE + "::")}
+        if self.selected:
+            config.args[:] = [a for a in config.args if not a.startswith(SUITE + "::")]
 
     # -- collection -------------------------------------------------------------------
     def pytest_ignore_collect(self, collection_path: Path, config: pytest.Config) -> bool | None:
@@ -138,6 +142,7 @@ class Conformance:
         self.unchosen = {
             item.nodeid for item in ours
             if (cases and item.label not in cases) or (ids and item.check.id not in ids)
+            or (self.selected and item.nodeid not in self.selected)
         }
         items[:0] = ours  # all of them: syrupy must see every item to judge unused snapshots
 
