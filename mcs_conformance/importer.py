@@ -45,7 +45,8 @@ def build_case(
     """A schema-valid stream case whose expected message, calls and text come from the SDK oracle.
 
     Routing (which strategy claims and extracts the message) is what the reference chain
-    does with the SDK's message; review it with the rest.
+    does with the SDK's message; when that is the text strategy (a call in the text
+    channel), the calls are its reading too. Review all of it.
     """
     try:
         oracle = oracle_module(fmt)
@@ -65,11 +66,15 @@ def build_case(
                       extracted_by=None, claimed_by=None, via_backup=False)
     else:
         message = oracle.final_message(chunks)
-        calls = oracle.calls(message)
-        if not done:
-            calls = [{**c, "error": True} for c in calls]  # nothing executes from an unfinished stream
         chain = default_chain()
         ex = extract_calls(message, chain, default_backup(chain))
+        if ex.strategy is not None and ex.strategy.name != fmt:
+            # the call rides in the text channel: the text strategy's reading is the one to review
+            calls = [{"name": c.name, "arguments": c.arguments, "id": c.id, "error": c.error is not None} for c in ex.calls]
+        else:
+            calls = oracle.calls(message)
+        if not done:
+            calls = [{**c, "error": True} for c in calls]  # nothing executes from an unfinished stream
         expect.update(
             message=message,
             calls=calls,

@@ -309,10 +309,11 @@ def _forming(text: str, read: _Read) -> str | None:
         return None if call is None else call.name
     if "tool" in read.fields:
         return _string_field(read, "tool")
-    if read.order and read.order[0] == "name":
-        return _string_field(read, "name")
-    if read.pending == "tool" or (read.pending == "name" and not read.order):
+    if read.pending == "tool":
         return _partial_string(text, read.pending_pos)
+    arguments = {"arguments", "parameters"}
+    if "name" in read.fields and (arguments & set(read.fields) or read.pending in arguments):
+        return _string_field(read, "name")  # a "name" object is a call only once its arguments start
     return None
 
 
@@ -330,8 +331,9 @@ class JsonCodec:
         """The first call's name as far as it has arrived (``""`` right after the opening
         quote), or None when no call is forming.
 
-        The ``tool`` key counts wherever it sits; the ``name`` key counts while it is the
-        object's first key (its required arguments key may not have arrived yet).
+        The ``tool`` key counts as soon as its value starts; the ``name`` key counts once
+        the object's ``arguments`` (or ``parameters``) key has started, since without it
+        the object is no call (``{"name": "Alice", "age": 3}``).
         """
         _require_text(text)
         for doc, read in _reads(text):

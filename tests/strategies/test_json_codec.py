@@ -399,7 +399,10 @@ def test_forming_name_by_hand() -> None:
     assert codec.forming_name('Sure. {"tool": "') == ""
     assert codec.forming_name('Sure. {"tool": "get_w') == "get_w"
     assert codec.forming_name('Sure. {"tool": "get_weather", "argu') == "get_weather"
-    assert codec.forming_name('{"name": "lookup') == "lookup"
+    assert codec.forming_name('{"name": "lookup') is None  # not a call until its arguments start
+    assert codec.forming_name('{"name": "Alice", "age": 3') is None
+    assert codec.forming_name('{"name": "lookup", "arguments": ') == "lookup"
+    assert codec.forming_name('{"name": "lookup", "parameters": {"q"') == "lookup"
     assert codec.forming_name('{"id": "c1", "tool": "lo') == "lo"
     _assert_grows(text, "get_weather")
 
