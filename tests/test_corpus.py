@@ -1,0 +1,320 @@
+"""The bundled corpus: every case is valid, the manifest matches the files, the official SDK
+accumulators agree with every native stream's expected message, and the reference
+implementation agrees with every case. Also the ``corpus`` CLI and readable load errors.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcs_conformance.buffer import LLMStreamBuffer
+from mcs_conformance.cli import main as cli
+from mcs_conformance.corpus import Case, CorpusError, bundled_corpus_dir, content_hash, load_corpus
+from mcs_conformance.errors import MCSError
+from mcs_conformance.extraction import extract_calls
+from mcs_conformance.oracles import ORACLE_MODULES, oracle_module
+from mcs_conformance.protocol import ToolCall
+from mcs_conformance.schemas import errors as schema_errors
+from mcs_conformance.strategies import default_backup, default_chain
+from tests import realdata
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = load_corpus()
+CASE_IDS = [c.id for c in CORPUS.cases]
+STREAMS = [c.id for c in CORPUS.cases if c.is_stream]
+# The Copilot recording rotates its ids, which the SDK accumulator refuses on purpose; its
+# truth is the recording's own response.completed (see the case's description).
+COPILOT = "openai-responses/github-copilot-id-rotation-1"
+ORACLE_STREAMS = [c.id for c in CORPUS.cases if c.is_stream and c.format in ORACLE_MODULES and c.raises is None]
+RUN_MANIFEST = "run `python scripts/update_manifest.py` after changing the corpus"
+
+
+# -- what the reference implementation makes of a case ----------------------------------------
+def view(calls: list[ToolCall] | list[dict] | tuple) -> list[dict[str, Any]]:
+    """Calls as comparable dicts (name, arguments, id, whether they carry an error)."""
+    out = []
+    for c in calls:
+        if isinstance(c, ToolCall):
+            out.append({"name": c.name, "arguments": c.arguments, "id": c.id, "error": c.error is not None})
+        else:
+            out.append({"name": c["name"], "arguments": c["arguments"], "id": c.get("id"), "error": bool(c.get("error"))})
+    return out
+
+
+def reference_outcome(case: Case, chunks: list[Any] | None = None) -> dict[str, Any]:
+    """Feed the stream (or take the message) through the default chain and extract as a driver does."""
+    chain = default_chain()
+    out: dict[str, Any] = {}
+    message = case.message
+    if case.is_stream:
+        buf = LLMStreamBuffer(default_chain())
+        try:
+            for chunk in case.chunks if chunks is None else chunks:
+                buf.feed(chunk)
+        except MCSError as exc:
+            return {"error": type(exc).__name__, "payload": getattr(exc, "payload", None)}
+        message = buf.as_dict()
+        out.update(message=message, done=buf.done, display=buf.display_text)
+    ex = extract_calls(message, chain, default_backup(chain))
+    own = next(s for s in chain if s.name == case.format)
+    out.update(
+        calls=view(ex.calls),
+        content_text=own.content_text(message),
+        claimed_by=ex.resolved.name if ex.resolved else None,
+        extracted_by=ex.strategy.name if ex.strategy else None,
+        via_backup=ex.via_backup,
+    )
+    return out
+
+
+def by_id(case_id: str) -> Case:
+    return CORPUS.case(case_id)
+
+
+# -- the bundled corpus is valid ---------------------------------------------------------------
+def test_every_bundled_case_validates_and_is_named_after_its_file() -> None:
+    assert len(CORPUS.cases) >= 40
+    for case in CORPUS.cases:
+        assert schema_errors("case.schema.json", case.data) == [], case.id
+        path = Path(case.source)
+        assert path.parent.name == case.format and case.id == f"{case.format}/{path.stem}", case.source
+        if case.is_stream:
+            assert case.format in CORPUS.descriptors, case.id
+
+
+def test_hand_written_cases_say_why() -> None:
+    hand = [c for c in CORPUS.cases if c.id.split("/", 1)[1].startswith(("msg-", "syn-"))]
+    assert len(hand) >= 30
+    for case in hand:
+        prov = case.provenance
+        assert prov["kind"] in ("synthetic", "recorded"), case.id
+        if prov["kind"] == "synthetic":
+            assert len(prov["why"]) >= 10, case.id
+        else:
+            assert re.fullmatch(r"[0-9a-f]{40}", prov["commit"]), case.id
+        assert case.id.split("/", 1)[1].startswith("syn-") == case.is_stream, case.id
+
+
+def test_the_corpus_covers_the_routing_shapes() -> None:
+    """The shapes the extraction axis must get right each have at least one case."""
+    def some(pred) -> list[str]:
+        return [c.id for c in CORPUS.cases if pred(c)]
+
+    guards = some(lambda c: "guard" in c.tags and not c.is_stream)
+    assert {c for c in guards if by_id(c).message.get("tool_calls") is None}, "a tool_calls: null guard"
+    assert {c for c in guards if by_id(c).message.get("tool_calls") == []}, "a tool_calls: [] guard"
+    for fmt in ("anthropic-messages", "openai-responses"):
+        leaks = some(lambda c, f=fmt: c.format == f and c.expect.get("via_backup") and c.expect["calls"])
+        assert any(by_id(i).is_stream for i in leaks) and any(not by_id(i).is_stream for i in leaks), fmt
+    direct = some(lambda c: c.format == "openai-chat" and c.expect.get("claimed_by") == "text-json" and c.expect["calls"])
+    assert any(by_id(i).is_stream for i in direct) and any(not by_id(i).is_stream for i in direct)
+    assert some(lambda c: c.format == "text-json" and c.is_stream and c.expect["calls"])
+    assert some(lambda c: any(call.get("error") for call in c.expect["calls"]) and not c.is_stream)
+    for fmt in ("anthropic-messages", "openai-responses"):
+        assert some(lambda c, f=fmt: c.format == f and c.raises == "StreamError" and c.expect["error"].get("payload"))
+
+
+# -- corrupt case files ----------------------------------------------------------------------
+GOOD = json.loads((bundled_corpus_dir() / "cases" / "text-json" / "msg-bare-call.json").read_text(encoding="utf-8"))
+
+
+def write_case(root: Path, name: str, data: Any, fmt: str = "text-json") -> Path:
+    path = root / "cases" / fmt / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return path
+
+
+def load_error(root: Path) -> str:
+    with pytest.raises(CorpusError) as info:
+        load_corpus([root], bundled=False)
+    return str(info.value)
+
+
+def test_good_case_loads_alone(tmp_path: Path) -> None:
+    write_case(tmp_path, "ok.json", GOOD)
+    corpus = load_corpus([tmp_path], bundled=False)
+    assert [c.id for c in corpus.cases] == [GOOD["id"]]
+
+
+def test_invalid_json_names_the_file_and_the_place(tmp_path: Path) -> None:
+    path = write_case(tmp_path, "broken.json", '{"id": "text-json/broken",\n  "format": }')
+    message = load_error(tmp_path)
+    assert str(path) in message and "not valid JSON" in message and "line 2, column" in message
+
+
+def test_missing_provenance_names_the_file_and_the_json_path(tmp_path: Path) -> None:
+    data = copy.deepcopy(GOOD)
+    del data["provenance"]
+    path = write_case(tmp_path, "no-provenance.json", data)
+    message = load_error(tmp_path)
+    assert str(path) in message and "at $:" in message and "'provenance' is a required property" in message
+
+
+def test_bad_nested_field_names_its_json_path(tmp_path: Path) -> None:
+    data = copy.deepcopy(GOOD)
+    data["expect"]["calls"][0]["arguments"] = "{}"
+    path = write_case(tmp_path, "bad-arguments.json", data)
+    message = load_error(tmp_path)
+    assert str(path) in message and "at $.expect.calls[0].arguments" in message
+
+
+def test_wrong_id_prefix_names_the_file_and_the_json_path(tmp_path: Path) -> None:
+    path = write_case(tmp_path, "prefix.json", {**GOOD, "id": "openai-chat/msg-bare-call"})
+    message = load_error(tmp_path)
+    assert str(path) in message and "at $.id" in message and "'text-json'" in message
+
+
+def test_duplicate_id_names_both_files(tmp_path: Path) -> None:
+    first = write_case(tmp_path, "a.json", GOOD)
+    second = write_case(tmp_path, "b.json", GOOD)
+    message = load_error(tmp_path)
+    assert str(first) in message and str(second) in message and GOOD["id"] in message
+
+
+def test_stream_of_a_format_without_descriptor_names_the_missing_descriptor(tmp_path: Path) -> None:
+    data = {**GOOD, "id": "my-wire/one", "format": "my-wire", "chunks": ["a"], "expect": {**GOOD["expect"], "message": "a"}}
+    del data["message"]
+    path = write_case(tmp_path, "one.json", data, fmt="my-wire")
+    message = load_error(tmp_path)
+    assert str(path) in message and "'my-wire'" in message and "descriptors/my-wire.json" in message
+
+
+# -- the manifest ------------------------------------------------------------------------------
+def _update_manifest_module() -> Any:
+    spec = importlib.util.spec_from_file_location("update_manifest", ROOT / "scripts" / "update_manifest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def test_manifest_matches_the_files() -> None:
+    manifest = json.loads((bundled_corpus_dir() / "manifest.json").read_text(encoding="utf-8"))
+    count = manifest.get("cases")
+    assert count == len(CORPUS.cases), f"the manifest counts {count} cases, the corpus has {len(CORPUS.cases)}: {RUN_MANIFEST}"
+    assert manifest.get("hash") == content_hash([bundled_corpus_dir()]), f"the corpus files changed since the manifest was written: {RUN_MANIFEST}"
+    kinds = Counter(c.provenance["kind"] for c in CORPUS.cases)
+    assert manifest.get("by_kind") == dict(kinds), RUN_MANIFEST
+    assert manifest["version"] == CORPUS.version
+
+
+def test_update_manifest_computes_what_is_on_disk() -> None:
+    manifest = json.loads((bundled_corpus_dir() / "manifest.json").read_text(encoding="utf-8"))
+    assert _update_manifest_module().manifest(manifest["version"]) == manifest, RUN_MANIFEST
+
+
+def test_changelog_has_an_entry_for_the_manifest_version() -> None:
+    changelog = (bundled_corpus_dir() / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert re.search(rf"^## {re.escape(CORPUS.version)}\b", changelog, re.MULTILINE)
+
+
+# -- the official SDK accumulators agree with the expected messages -----------------------------
+@pytest.mark.parametrize("case_id", ORACLE_STREAMS)
+def test_sdk_accumulator_agrees_with_expected_message(case_id: str) -> None:
+    case = by_id(case_id)
+    if case_id == COPILOT:
+        completed = [c for c in case.chunks if isinstance(c, dict) and c.get("type") == "response.completed"]
+        assert len(completed) == 1 and case.expect["message"] == completed[0]["response"]
+        return
+    assert oracle_module(case.format).final_message(case.chunks) == case.expect["message"]
+
+
+@pytest.mark.parametrize("case_id", [c.id for c in CORPUS.cases if c.format in ORACLE_MODULES and c.raises is None])
+def test_sdk_models_agree_with_expected_calls_and_text(case_id: str) -> None:
+    """The SDK's own models read the expected message's calls and text as the case says
+    (calls only when the native strategy extracts them: a leak's calls are in the text)."""
+    case = by_id(case_id)
+    oracle = oracle_module(case.format)
+    message = case.final_message
+    assert oracle.content_text(message) == case.expect["content_text"]
+    if case.expect.get("extracted_by") == case.format:
+        calls = oracle.calls(message)
+        if case.is_stream and not case.expect.get("done"):
+            calls = [{**c, "error": True} for c in calls]
+        assert view(calls) == view(case.expect["calls"])
+    else:
+        assert oracle.calls(message) == []
+
+
+# -- the reference implementation agrees with every case -----------------------------------------
+@pytest.mark.parametrize("case_id", CASE_IDS)
+def test_reference_implementation_agrees(case_id: str) -> None:
+    case = by_id(case_id)
+    got = reference_outcome(case)
+    expect = case.expect
+    if case.raises is not None:
+        assert got.get("error") == case.raises, got
+        if expect["error"].get("payload") is not None:
+            assert got["payload"] == expect["error"]["payload"]
+        return
+    assert "error" not in got, got
+    if case.is_stream:
+        assert got["message"] == expect["message"]  # PARITY
+        assert got["done"] is expect["done"]
+        assert got["display"] == expect["content_text"]
+    assert got["calls"] == view(expect["calls"])
+    assert got["content_text"] == expect["content_text"]
+    assert (got["claimed_by"], got["extracted_by"], got["via_backup"]) == (
+        expect.get("claimed_by"), expect.get("extracted_by"), bool(expect.get("via_backup"))
+    )
+
+
+# -- the corpus CLI ------------------------------------------------------------------------------
+def test_corpus_list_shows_enough_cases_mostly_recorded(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(["corpus", "list"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines() if re.match(r"^[a-z0-9-]+/\S+\s", line)]
+    kinds = Counter(row[1] for row in rows)
+    assert len(rows) == len(CORPUS.cases) >= 40
+    assert kinds["recorded"] * 2 >= len(rows)
+    summary = re.search(r"^(\d+) cases \((.*)\); corpus (\S+) (sha256:\w+)$", out, re.MULTILINE)
+    assert summary and int(summary.group(1)) == len(rows) and summary.group(3) == CORPUS.version
+    assert f"{kinds['recorded']} recorded" in summary.group(2)
+
+
+def test_corpus_validate_bundled(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(["corpus", "validate"]) == 0
+    assert f"ok: {len(CORPUS.cases)} cases" in capsys.readouterr().out
+
+
+def test_corpus_validate_corrupt_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = copy.deepcopy(GOOD)
+    data["tags"] = "text-call"
+    path = write_case(tmp_path, "bad-tags.json", data)
+    assert cli(["corpus", "validate", str(tmp_path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.startswith("error: ") and str(path) in captured.err and "at $.tags" in captured.err
+    assert "Traceback" not in captured.err and captured.out == ""
+
+
+def test_corpus_import_reproduces_the_recorded_case(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    recorded = by_id("openai-chat/tool-calls-parallel-2")
+    capture = realdata.path("openai-python/chat_stream/tool_calls_parallel_2__f82268f2fefd.sse")
+    prov = recorded.provenance
+    out = tmp_path / "case.json"
+    argv = ["corpus", "import", "--format", "openai-chat", str(capture), "--id", recorded.id,
+            "--description", recorded.description, "--source", prov["source"], "--license", prov["license"],
+            "--commit", prov["commit"], "-o", str(out)]
+    if "model" in prov:
+        argv += ["--model", prov["model"]]
+    for tag in recorded.tags:
+        argv += ["--tag", tag]
+    assert cli(argv) == 0
+    assert "review expect" in capsys.readouterr().out
+    imported = json.loads(out.read_text(encoding="utf-8"))
+    assert schema_errors("case.schema.json", imported) == []
+    assert imported["expect"] == recorded.expect
+    assert imported["chunks"] == recorded.chunks
+    # the facts a reader checks by eye in the capture: two calls, their names and ids
+    text = capture.read_text(encoding="utf-8")
+    for call in imported["expect"]["calls"]:
+        assert f'"name":"{call["name"]}"' in text.replace(" ", "") and call["id"] in text
+    assert len(imported["expect"]["calls"]) == 2
