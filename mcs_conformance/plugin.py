@@ -214,7 +214,7 @@ class ConformanceItem(pytest.Function):
 
         if isinstance(excinfo.value, Failure):
             return describe_failure(self.parent.conformance, self.check, self.label, self.case, excinfo.value)
-        return super().repr_failure(excinfo, style=style)
+        return super().repr_failure(excinfo)
 
     def _prunetraceback(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         return None
