@@ -54,6 +54,10 @@ def reproduce(conf: Any, check_id: str, label: str, case: Any) -> str:
         parts.append(f"--mcs-case={case.id}")
     for d in conf.config.getoption("mcs_corpus"):
         parts.append(f"--mcs-corpus={d}")
+    parts.append(f"--mcs-profile={conf.profile}")
+    timeout = conf.config.getoption("mcs_timeout")
+    if timeout != 120.0:
+        parts.append(f"--mcs-timeout={timeout:g}")
     parts.append("--mcs-only")
     return " ".join(shlex.quote(p) for p in parts)
 

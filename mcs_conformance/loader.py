@@ -34,9 +34,13 @@ def load_strategy(spec: str) -> Any:
         obj = getattr(obj, part)
     if inspect.isclass(obj) or (callable(obj) and not hasattr(obj, "recognizes")):
         try:
-            obj = obj()
+            inspect.signature(obj).bind()
         except TypeError as exc:
             raise StrategyPathError(f"{spec} must be callable with no arguments: {exc}") from exc
+        except ValueError:
+            pass  # no signature to read (a builtin): let the call decide
+        try:
+            obj = obj()
         except Exception as exc:
             raise StrategyPathError(f"calling {spec}() raised {type(exc).__name__}: {exc}") from exc
     return obj

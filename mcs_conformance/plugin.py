@@ -93,6 +93,13 @@ class Conformance:
             }
         )
         self.checks = CHECKS
+        self.planned = self.plan()
+        keys = {(c.id, label) for c, label, _ in self.planned}
+        for key, e in self.expected.items():
+            if key not in keys:
+                raise pytest.UsageError(
+                    f"{e.source}: expected failure {key[0]}[{key[1]}] matches no check that runs for strategy {self.subject.name!r}"
+                )
         # node ids of suite items given as arguments select those items; pytest cannot resolve them
         self.selected = {a for a in config.args if a.startswith(SUITE + "::")}
         if self.selected:
@@ -120,33 +127,27 @@ class Conformance:
                     out.append((check, case.id, case))
         return out
 
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-        planned = self.plan()
-        keys = {(c.id, label) for c, label, _ in planned}
-        for key, e in self.expected.items():
-            if key not in keys:
-                raise pytest.UsageError(
-                    f"{e.source}: expected failure {key[0]}[{key[1]}] matches no check that runs for strategy {self.subject.name!r}"
-                )
-        base = Path(config.rootpath)
-        tests = base / "tests" if (base / "tests").is_dir() else base
-        module = SuiteModule.from_parent(session, path=tests / SUITE / self.subject.name / "golden", nodeid=SUITE)
-        module.conformance = self
-        ours = [
-            ConformanceItem.from_parent(module, name=f"{c.id}[{label}]", callobj=_runner(self, c, label, case),
-                                        check=c, label=label, case=case)
-            for c, label, case in planned
-        ]
-        cases, ids = set(config.getoption("mcs_case")), set(config.getoption("mcs_check"))
-        self.unchosen = {
-            item.nodeid for item in ours
-            if (cases and item.label not in cases) or (ids and item.check.id not in ids)
-            or (self.selected and item.nodeid not in self.selected)
-        }
-        items[:0] = ours  # all of them: syrupy must see every item to judge unused snapshots
+    @pytest.hookimpl(wrapper=True)
+    def pytest_make_collect_report(self, collector: pytest.Collector) -> Any:
+        """The suite joins the session's own collection, so pytest counts and caches its items."""
+        report = yield
+        if isinstance(collector, pytest.Session) and report.passed:
+            base = Path(self.config.rootpath)
+            tests = base / "tests" if (base / "tests").is_dir() else base
+            suite = SuiteCollector.from_parent(collector, name=SUITE, path=tests / SUITE / self.subject.name / "golden",
+                                               nodeid=SUITE)
+            suite.conformance = self
+            report.result.append(suite)
+        return report
 
-
+    def chosen(self, item: "ConformanceItem") -> bool:
+        """Is the item selected by --mcs-case, --mcs-check and node-id arguments?"""
+        cases, ids = set(self.config.getoption("mcs_case")), set(self.config.getoption("mcs_check"))
+        return (
+            (not cases or item.label in cases)
+            and (not ids or item.check.id in ids)
+            and (not self.selected or item.nodeid in self.selected)
+        )
 
     # -- reporting ----------------------------------------------------------------------
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -185,18 +186,18 @@ class Conformance:
                 terminalreporter.write_line(f"report written: {written}")
 
 
-class SuiteModule(pytest.Module):
-    """A virtual module holding the conformance items (its path only places snapshots)."""
+class SuiteCollector(pytest.Collector):
+    """The conformance items, one per applicable (check, case); its path only places snapshots."""
 
     conformance: Conformance
 
-    def _getobj(self) -> Any:
-        import mcs_conformance.plugin as me
-
-        return me
-
     def collect(self) -> list[Any]:
-        return []
+        conf = self.conformance
+        return [
+            ConformanceItem.from_parent(self, name=f"{c.id}[{label}]", callobj=_runner(conf, c, label, case),
+                                        check=c, label=label, case=case)
+            for c, label, case in conf.planned
+        ]
 
 
 class ConformanceItem(pytest.Function):
@@ -205,6 +206,15 @@ class ConformanceItem(pytest.Function):
     def __init__(self, *, check: Any, label: str, case: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.check, self.label, self.case = check, label, case
+        if hasattr(self, "_id"):
+            # pytest >= 9.2 keeps a structured id; the label in brackets is its params, as
+            # in the id pytest parses back from --lf's cache and from command-line node ids
+            try:
+                from _pytest.nodeid import NodeId
+
+                self._id = NodeId.parse(f"{self.parent.nodeid}::{self.name}")
+            except ImportError:
+                pass
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
         return self.path, None, f"{self.check.id}[{self.label}]: {self.check.title}"
@@ -277,16 +287,16 @@ def _as_failure(exc: BaseException) -> Any:
 
 
 class _Deselect:
-    """Drops the items --mcs-case/--mcs-check leave out, after every plugin has seen them all."""
+    """Drops the items --mcs-case/--mcs-check leave out, after every plugin (syrupy) has seen them all."""
 
     def __init__(self, conformance: Conformance) -> None:
         self.conformance = conformance
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-        unchosen = getattr(self.conformance, "unchosen", None)
-        if not unchosen:
-            return
-        drop = [i for i in items if i.nodeid in unchosen]
-        items[:] = [i for i in items if i.nodeid not in unchosen]
-        config.hook.pytest_deselected(items=drop)
+        conf = self.conformance
+        drop = [i for i in items if isinstance(i, ConformanceItem) and not conf.chosen(i)]
+        if drop:
+            dropped = set(map(id, drop))
+            items[:] = [i for i in items if id(i) not in dropped]
+            config.hook.pytest_deselected(items=drop)

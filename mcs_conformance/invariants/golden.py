@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..corpus import Case
 from ..errors import MCSError
 from .base import Failure, Subject, calls_view, check, feed_all
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # syrupy colours its diff; a report must be plain text
 
 
 def outputs(subject: Subject, case: Case) -> dict[str, Any]:
@@ -42,7 +45,7 @@ def golden(subject: Subject, case: Case) -> None:
     try:
         assert snapshot == outputs(subject, case)
     except AssertionError:
-        diff = "\n".join(str(line) for line in snapshot.get_assert_diff())
+        diff = _ANSI.sub("", "\n".join(str(line) for line in snapshot.get_assert_diff()))
         missing = "does not exist" in diff
         raise Failure(
             "there is no snapshot for this case yet" if missing else "the outputs differ from the reviewed snapshot",

@@ -1,0 +1,686 @@
+"""The pytest plugin's own behaviour, run in scratch projects (pytester) against real strategies.
+
+The scratch project holds a module of small broken strategies (each a TextStrategy with one
+defect) and an author corpus with one text stream case carrying two calls, so that a check
+really fails and the plugin's handling of that failure can be observed from the outside.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import mcs_conformance
+import mcs_conformance.invariants  # noqa: F401  (imported once here, so in-process runs start warm)
+
+STRATEGIES = '''
+import time
+
+from mcs_conformance.strategies import TextStrategy
+
+
+class DropLast(TextStrategy):
+    """extract() loses the last call."""
+
+    def extract(self, message):
+        return super().extract(message)[:-1]
+
+
+class DropSingles(TextStrategy):
+    """accumulate() ignores one-character chunks: right on the recorded chunking only."""
+
+    def accumulate(self, acc, chunk):
+        if isinstance(chunk, str) and len(chunk) == 1:
+            return ""
+        return super().accumulate(acc, chunk)
+
+
+class Raises(TextStrategy):
+    def accumulate(self, acc, chunk):
+        raise RuntimeError("accumulate exploded")
+
+
+class WrongType(TextStrategy):
+    """extract() returns a tuple."""
+
+    def extract(self, message):
+        return tuple(super().extract(message))
+
+
+class Sleepy(TextStrategy):
+    def extract(self, message):
+        time.sleep(3)
+        return super().extract(message)
+
+
+class BadFlag(TextStrategy):
+    leaks_into_text = "no"
+
+
+class NeedsArgs(TextStrategy):
+    def __init__(self, codec):
+        super().__init__(codec)
+
+
+def factory():
+    return DropLast()
+
+
+def failing_factory():
+    raise RuntimeError("factory says no")
+
+
+instance = DropLast()
+'''
+
+CASE_ID = "text-json/two-calls"
+_TEXT_PARTS = [
+    "Checking both. ",
+    '{"tool": "get_weather", "arguments": {"city": "Paris"}}',
+    " and ",
+    '{"tool": "get_time", "arguments": {"tz": "CET"}}',
+]
+TWO_CALLS = {
+    "id": CASE_ID,
+    "format": "text-json",
+    "description": "Two JSON tool calls written in plain text after a short sentence.",
+    "provenance": {
+        "kind": "synthetic",
+        "source": "mcs-conformance",
+        "license": "Apache-2.0",
+        "why": "a text stream with two calls, written for the plugin's own tests",
+    },
+    "tags": ["parallel"],
+    "chunks": _TEXT_PARTS,
+    "expect": {
+        "message": "".join(_TEXT_PARTS),
+        "calls": [
+            {"name": "get_weather", "arguments": {"city": "Paris"}, "id": None},
+            {"name": "get_time", "arguments": {"tz": "CET"}, "id": None},
+        ],
+        "content_text": "".join(_TEXT_PARTS),
+        "done": False,
+        "claimed_by": "text-json",
+        "extracted_by": "text-json",
+    },
+}
+REFERENCE = "mcs_conformance.strategies:TextStrategy"
+USAGE_ERROR = int(pytest.ExitCode.USAGE_ERROR)
+PYTEST_BIN = Path(sys.executable).parent / "pytest"
+
+
+# -- helpers shared with test_report.py ---------------------------------------------------
+
+def make_project(pytester: pytest.Pytester) -> pytest.Pytester:
+    """Write the broken strategies module and the author corpus (corpus/) into the project."""
+    pytester.makepyfile(brokenstrats=STRATEGIES)
+    case = pytester.path / "corpus" / "cases" / "text-json" / "two-calls.json"
+    case.parent.mkdir(parents=True)
+    case.write_text(json.dumps(TWO_CALLS, indent=2), encoding="utf-8")
+    pytester.syspathinsert()
+    return pytester
+
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    """Run pytest in-process in the project, with every item's outcome listed (-rA)."""
+    return pytester.runpytest("-p", "no:cacheprovider", "-rA", *args)
+
+
+def subprocess_env(project: Path) -> dict[str, str]:
+    """Environment for a pytest subprocess: the project importable, bytecode cached outside the tree.
+
+    Every fresh interpreter re-compiles (and assertion-rewrites) the plugin's dependencies when
+    bytecode writing is off; a shared cache folder in the temp dir keeps each run to its own cost.
+    """
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / f"mcs-conformance-tests-pycache-{os.getuid()}")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(project), os.environ.get("PYTHONPATH")]))
+    return env
+
+
+def run_sub(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    """Run pytest in a subprocess in the project."""
+    with pytest.MonkeyPatch.context() as mp:
+        for key, value in subprocess_env(pytester.path).items():
+            mp.setenv(key, value)
+        mp.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+        return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-rA", *args, timeout=120)
+
+
+def outcomes(result: pytest.RunResult) -> dict[str, str]:
+    """nodeid -> PASSED / FAILED / XFAIL / ERROR, read from the -rA short summary."""
+    out = {}
+    for line in result.outlines:
+        m = re.match(r"(PASSED|FAILED|XFAIL|XPASS|ERROR) (\S+)", line)
+        if m:
+            out[m.group(2)] = m.group(1)
+    return out
+
+
+def summary_rows(result: pytest.RunResult) -> dict[str, tuple[int, int, int]]:
+    """family -> (passed, failed, xfailed), read from the plugin's terminal summary."""
+    text = result.stdout.str()
+    assert "mcs-conformance summary" in text, text
+    section = text.split("mcs-conformance summary", 1)[1]
+    rows = {}
+    for line in section.splitlines():
+        m = re.fullmatch(r"([A-Z]+)\s+(\d+)\s+(\d+)\s+(\d+)", line.strip())
+        if m:
+            rows[m.group(1)] = (int(m.group(2)), int(m.group(3)), int(m.group(4)))
+    return rows
+
+
+def item(check_id: str, label: str = CASE_ID) -> str:
+    return f"mcs-conformance::{check_id}[{label}]"
+
+
+# -- without --mcs-strategy ----------------------------------------------------------------
+
+def test_without_strategy_the_plugin_adds_nothing(pytester: pytest.Pytester) -> None:
+    # fixture names a conformance suite might be tempted to use: the project's own must win
+    pytester.makeconftest(
+        """
+        import pytest
+
+        @pytest.fixture
+        def strategy():
+            return "mine"
+
+        @pytest.fixture
+        def case():
+            return "my case"
+
+        @pytest.fixture
+        def snapshot():
+            return "my snapshot"
+        """
+    )
+    pytester.makepyfile(
+        test_own="""
+        def test_own(strategy, case, snapshot):
+            assert (strategy, case, snapshot) == ("mine", "my case", "my snapshot")
+        """
+    )
+    result = run(pytester)
+    assert result.ret == 0
+    assert outcomes(result) == {"test_own.py::test_own": "PASSED"}
+    result.assert_outcomes(passed=1)
+    mentions = [line for line in result.outlines + result.errlines
+                if "mcs" in line.lower() and not line.startswith("plugins:")]
+    assert mentions == []
+
+
+def test_with_strategy_the_projects_own_tests_still_run(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_own="def test_own():\n    assert True\n")
+    result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-check=STRUCT-001")
+    assert result.ret == 0
+    assert outcomes(result) == {"test_own.py::test_own": "PASSED", item("STRUCT-001", "text-json"): "PASSED"}
+
+
+def test_mcs_only_drops_the_projects_own_tests(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_own="def test_own():\n    assert False\n")
+    result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-check=STRUCT-001", "--mcs-only")
+    assert result.ret == 0
+    assert outcomes(result) == {item("STRUCT-001", "text-json"): "PASSED"}
+
+
+# -- --mcs-strategy -------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("spec", "reason"),
+    [
+        ("brokenstrats", "is not of the form 'package.module:Attr'"),
+        ("brokenstrats:", "is not of the form 'package.module:Attr'"),
+        ("no_such_module_here:Strategy", "cannot import module 'no_such_module_here'"),
+        ("brokenstrats:NoSuchThing", "has no attribute 'NoSuchThing'"),
+        ("brokenstrats:failing_factory", "RuntimeError: factory says no"),
+        ("brokenstrats:NeedsArgs", "must be callable with no arguments"),
+    ],
+)
+def test_strategy_path_errors_are_usage_errors(pytester: pytest.Pytester, spec: str, reason: str) -> None:
+    make_project(pytester)
+    result = run(pytester, f"--mcs-strategy={spec}", "--mcs-only")
+    assert result.ret == USAGE_ERROR
+    err = result.stderr.str()
+    assert f"--mcs-strategy {spec}" in err
+    assert reason in err
+    assert "Traceback" not in err + result.stdout.str()
+
+
+@pytest.mark.parametrize("attr", ["DropLast", "factory", "instance"])
+def test_class_factory_and_instance_forms(pytester: pytest.Pytester, attr: str) -> None:
+    # all three give a DropLast, so the same check fails the same way
+    make_project(pytester)
+    result = run(pytester, f"--mcs-strategy=brokenstrats:{attr}", "--mcs-only", "--mcs-corpus=corpus",
+                 f"--mcs-case={CASE_ID}", "--mcs-check=EXTRACT-001", "--mcs-check=RECOG-003")
+    assert outcomes(result) == {item("EXTRACT-001"): "FAILED", item("RECOG-003"): "PASSED"}
+    assert f"(brokenstrats:{attr})" in result.stdout.str()
+
+
+# -- selection and ids -----------------------------------------------------------------------
+
+def test_case_and_check_select_items(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-corpus=corpus",
+                 "--mcs-check=RECOG-003", "--mcs-check=STRUCT-002",
+                 f"--mcs-case={CASE_ID}", "--mcs-case=openai-chat/openai-text")
+    assert result.ret == 0
+    assert outcomes(result) == {
+        item(check, case): "PASSED"
+        for check in ("RECOG-003", "STRUCT-002")
+        for case in (CASE_ID, "openai-chat/openai-text")
+    }
+
+
+def test_check_alone_runs_it_on_every_case_it_applies_to(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-corpus=corpus", "--mcs-check=STRUCT-002")
+    got = outcomes(result)
+    assert item("STRUCT-002") in got and item("STRUCT-002", "openai-chat/openai-text") in got
+    assert all(nodeid.startswith("mcs-conformance::STRUCT-002[") for nodeid in got)
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("--mcs-case=openai-chat/no-such-case", "--mcs-case openai-chat/no-such-case: no such case"),
+        ("--mcs-check=SPLIT-999", "--mcs-check SPLIT-999: no such invariant"),
+    ],
+)
+def test_unknown_case_or_check_is_a_usage_error(pytester: pytest.Pytester, option: str, message: str) -> None:
+    result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", option)
+    assert result.ret == USAGE_ERROR
+    assert message in result.stderr.str()
+
+
+def test_item_ids_read_id_and_case(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-corpus=corpus",
+                 f"--mcs-case={CASE_ID}", "--mcs-check=STRUCT-001", "--mcs-check=SPLIT-002", "--mcs-check=EXTRACT-001")
+    # a strategy-wide check is labelled with the strategy's name; --mcs-case leaves it out
+    assert outcomes(result) == {item("SPLIT-002"): "PASSED", item("EXTRACT-001"): "PASSED"}
+    result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-check=STRUCT-001")
+    assert outcomes(result) == {item("STRUCT-001", "text-json"): "PASSED"}
+
+
+def test_collect_only_lists_every_item_in_id_form(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-corpus=corpus", "--collect-only", "-q")
+    ids = [line for line in result.outlines if line.startswith("mcs-conformance::")]
+    assert item("EXTRACT-001") in ids and item("STRUCT-001", "text-json") in ids
+    pattern = re.compile(r"mcs-conformance::[A-Z]+-\d{3}\[([a-z0-9-]+|[a-z0-9-]+/[a-z0-9._-]+)\]")
+    assert ids and all(pattern.fullmatch(i) for i in ids)
+    assert len(ids) == len(set(ids))
+
+
+def test_collection_counts_the_conformance_items(pytester: pytest.Pytester) -> None:
+    result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-check=STRUCT-001")
+    line = next(x for x in result.outlines if x.startswith("collected "))
+    assert "-" not in line.split("/")[-1], line  # "collected 0 items / 199 deselected / -199 selected"
+    assert not line.startswith("collected 0 items"), line
+    listing = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--collect-only", "-q")
+    assert "no tests collected" not in listing.stdout.str()
+
+
+def test_last_failed_reruns_only_the_failures(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    args = ("-rA", "--mcs-strategy=brokenstrats:DropLast", "--mcs-only", "--mcs-corpus=corpus", f"--mcs-case={CASE_ID}",
+            "--mcs-check=EXTRACT-001", "--mcs-check=RECOG-003")
+    first = pytester.runpytest(*args)  # with the cache plugin, which --lf needs
+    assert outcomes(first) == {item("EXTRACT-001"): "FAILED", item("RECOG-003"): "PASSED"}
+    again = pytester.runpytest(*args, "--lf")
+    assert outcomes(again) == {item("EXTRACT-001"): "FAILED"}
+
+
+# -- expected failures ---------------------------------------------------------------------
+
+DROPLAST = ("--mcs-strategy=brokenstrats:DropLast", "--mcs-only", "--mcs-corpus=corpus", f"--mcs-case={CASE_ID}",
+            "--mcs-check=EXTRACT-001", "--mcs-check=RECOG-003")
+
+
+def toml_entry(id: str, case: str, reason: str) -> str:
+    """One expect-fail entry as a TOML inline table."""
+    return f'{{ id = "{id}", case = "{case}", reason = "{reason}" }}'
+
+
+def _xfail_reason(result: pytest.RunResult, nodeid: str) -> str:
+    line = next(x for x in result.outlines if x.startswith(f"XFAIL {nodeid}"))
+    return line.split(" - ", 1)[1]
+
+
+@pytest.mark.parametrize("where", ["toml", "json", "pyproject"])
+def test_declared_failure_becomes_xfailed_with_its_reason(pytester: pytest.Pytester, where: str) -> None:
+    make_project(pytester)
+    entry = {"id": "EXTRACT-001", "case": CASE_ID, "reason": "loses the last call, issue 7"}
+    args: list[str] = []
+    if where == "toml":
+        pytester.makefile(".toml", expected=f"expect-fail = [{toml_entry(**entry)}]\n")
+        args.append("--mcs-expect-fail=expected.toml")
+    elif where == "json":
+        pytester.makefile(".json", expected=json.dumps({"expect-fail": [entry]}))
+        args.append("--mcs-expect-fail=expected.json")
+    else:
+        pytester.makefile(".toml", pyproject=f"[tool.mcs-conformance]\nexpect-fail = [\n  {toml_entry(**entry)},\n]\n")
+    result = run(pytester, *DROPLAST, *args)
+    assert result.ret == 0
+    assert outcomes(result) == {item("EXTRACT-001"): "XFAIL", item("RECOG-003"): "PASSED"}
+    reason = _xfail_reason(result, item("EXTRACT-001"))
+    assert "loses the last call, issue 7" in reason
+    assert ("pyproject.toml" if where == "pyproject" else f"expected.{where}") in reason
+    result.assert_outcomes(passed=1, xfailed=1)
+
+
+def test_strategy_wide_check_can_be_declared_with_the_strategy_name(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    entry = toml_entry("STRUCT-001", "text-json", "flag is a str for now")
+    pytester.makefile(".toml", pyproject=f"[tool.mcs-conformance]\nexpect-fail = [{entry}]\n")
+    result = run(pytester, "--mcs-strategy=brokenstrats:BadFlag", "--mcs-only", "--mcs-check=STRUCT-001")
+    assert result.ret == 0
+    assert outcomes(result) == {item("STRUCT-001", "text-json"): "XFAIL"}
+
+
+def test_declared_failure_that_passes_fails_and_says_remove_it(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    pytester.makefile(".toml", expected=f"expect-fail = [{toml_entry('EXTRACT-001', CASE_ID, 'was broken')}]\n")
+    result = run(pytester, f"--mcs-strategy={REFERENCE}", *DROPLAST[1:], "--mcs-expect-fail=expected.toml")
+    assert result.ret == 1
+    assert outcomes(result) == {item("EXTRACT-001"): "FAILED", item("RECOG-003"): "PASSED"}
+    text = result.stdout.str()
+    assert "now passes" in text and "remove the entry" in text and "expected.toml" in text
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        (f'{{ id = "EXTRACT-001", case = "{CASE_ID}" }}', "needs a non-empty string 'reason'"),
+        (f'{{ id = "EXTRACT-001", case = "{CASE_ID}", reason = "  " }}', "needs a non-empty string 'reason'"),
+        (f'{{ id = "EXTRACT-001", case = "{CASE_ID}", reason = "x", until = "2027" }}', "unknown keys ['until']"),
+        (f'{{ id = "EXTRACT-999", case = "{CASE_ID}", reason = "x" }}', "'EXTRACT-999', which is no invariant id"),
+        ('{ id = "EXTRACT-001", case = "openai-chat/no-such-case", reason = "x" }', "matches no check that runs"),
+        # SPLIT checks apply to the strategy's own format only: never to an openai-chat case
+        ('{ id = "SPLIT-001", case = "openai-chat/openai-text", reason = "x" }', "matches no check that runs"),
+    ],
+)
+def test_bad_declarations_are_usage_errors(pytester: pytest.Pytester, entry: str, message: str) -> None:
+    make_project(pytester)
+    pytester.makefile(".toml", expected=f"expect-fail = [{entry}]\n")
+    result = run(pytester, *DROPLAST, "--mcs-expect-fail=expected.toml")
+    assert result.ret == USAGE_ERROR
+    err = result.stderr.str()
+    assert message in err and "expected.toml" in err
+    assert "Traceback" not in err
+
+
+def test_duplicate_declarations_are_an_error(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    line = toml_entry("EXTRACT-001", CASE_ID, "one")
+    pytester.makefile(".toml", pyproject=f"[tool.mcs-conformance]\nexpect-fail = [{line}]\n",
+                      expected=f"expect-fail = [{line}]\n")
+    result = run(pytester, *DROPLAST, "--mcs-expect-fail=expected.toml")
+    assert result.ret == USAGE_ERROR
+    assert "EXTRACT-001[text-json/two-calls] is declared twice" in result.stderr.str()
+
+
+def test_missing_expectations_file_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    result = run(pytester, *DROPLAST, "--mcs-expect-fail=nowhere.toml")
+    assert result.ret == USAGE_ERROR
+    assert "nowhere.toml: no such file" in result.stderr.str()
+
+
+def test_unmatched_declaration_is_a_usage_error_under_xdist(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    pytester.makefile(".toml", expected=f"expect-fail = [{toml_entry('EXTRACT-001', 'openai-chat/no-such-case', 'x')}]\n")
+    result = run_sub(pytester, *DROPLAST, "--mcs-expect-fail=expected.toml", "-n", "2")
+    assert "matches no check that runs" in result.stdout.str() + result.stderr.str()
+    assert result.ret == USAGE_ERROR
+
+
+# -- failure reports and reproduction --------------------------------------------------------
+
+def _reproduce_line(result: pytest.RunResult, check_id: str) -> str:
+    lines = [x for x in result.outlines if x.startswith("reproduce: ") and f"--mcs-check={check_id}" in x]
+    assert len(lines) == 1, result.stdout.str()
+    return lines[0][len("reproduce: "):]
+
+
+def _run_command(pytester: pytest.Pytester, command: str) -> subprocess.CompletedProcess[str]:
+    argv = shlex.split(command)
+    assert argv[0] == "pytest"
+    return subprocess.run([str(PYTEST_BIN), *argv[1:]], cwd=pytester.path, env=subprocess_env(pytester.path),
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_failure_report_names_check_case_diff_and_a_working_command(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    result = run(pytester, *DROPLAST)
+    assert result.ret == 1
+    assert outcomes(result) == {item("EXTRACT-001"): "FAILED", item("RECOG-003"): "PASSED"}
+    text = result.stdout.str()
+    assert f"EXTRACT-001 failed on case {CASE_ID}" in text
+    assert "diff (- expected, + actual):" in text
+    # the dropped call shows on the expected side of the diff
+    assert any(x.startswith("-") and "get_time" in x for x in result.outlines)
+    assert not any(x.startswith("+") and "get_time" in x for x in result.outlines)
+    assert "Traceback" not in text
+    command = _reproduce_line(result, "EXTRACT-001")
+    argv = shlex.split(command)
+    assert "--mcs-strategy=brokenstrats:DropLast" in argv and f"--mcs-case={CASE_ID}" in argv
+    again = _run_command(pytester, command)
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert f"FAILED {item('EXTRACT-001')}" in again.stdout
+    assert re.search(r"\b1 failed\b", again.stdout.splitlines()[-1]) and "passed" not in again.stdout.splitlines()[-1]
+
+
+def test_strategy_that_raises_in_accumulate_fails_that_check_only(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    result = run(pytester, "--mcs-strategy=brokenstrats:Raises", "--mcs-only", "--mcs-corpus=corpus",
+                 f"--mcs-case={CASE_ID}", "--mcs-check=DISPLAY-001", "--mcs-check=RECOG-003", "--mcs-check=STRUCT-002")
+    assert result.ret == 1
+    assert outcomes(result) == {item("DISPLAY-001"): "FAILED", item("RECOG-003"): "PASSED", item("STRUCT-002"): "PASSED"}
+    text = result.stdout.str()
+    assert "DISPLAY-001 failed on case text-json/two-calls" in text
+    assert "RuntimeError: accumulate exploded" in text
+
+
+def test_strategy_returning_a_wrong_type_fails_that_check_only(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    result = run(pytester, "--mcs-strategy=brokenstrats:WrongType", "--mcs-only", "--mcs-corpus=corpus",
+                 f"--mcs-case={CASE_ID}", "--mcs-check=STRUCT-002", "--mcs-check=DISPLAY-001")
+    assert result.ret == 1
+    assert outcomes(result) == {item("STRUCT-002"): "FAILED", item("DISPLAY-001"): "PASSED"}
+    assert "extract returned tuple, not list" in result.stdout.str()
+
+
+SLEEPY = ("--mcs-strategy=brokenstrats:Sleepy", "--mcs-only", "--mcs-corpus=corpus", f"--mcs-case={CASE_ID}",
+          "--mcs-check=EXTRACT-001", "--mcs-check=RECOG-003", "--mcs-timeout=1")
+
+
+def test_hanging_strategy_is_stopped_by_the_timeout(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    result = run(pytester, *SLEEPY)
+    assert result.ret == 1
+    assert outcomes(result) == {item("EXTRACT-001"): "FAILED", item("RECOG-003"): "PASSED"}
+    assert "the check did not finish within 1 s (--mcs-timeout)" in result.stdout.str()
+    assert result.duration < 30
+
+
+def test_reproduce_command_keeps_the_timeout(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    result = run(pytester, *SLEEPY)
+    again = _run_command(pytester, _reproduce_line(result, "EXTRACT-001"))
+    assert again.returncode == 1 and f"FAILED {item('EXTRACT-001')}" in again.stdout, again.stdout
+
+
+# -- counterexamples -------------------------------------------------------------------------
+
+def test_rechunking_failure_writes_a_valid_counterexample_case(pytester: pytest.Pytester) -> None:
+    from mcs_conformance.schemas import errors
+
+    make_project(pytester)
+    result = run(pytester, "--mcs-strategy=brokenstrats:DropSingles", "--mcs-only", "--mcs-corpus=corpus",
+                 "--mcs-profile=ci",
+                 f"--mcs-case={CASE_ID}", "--mcs-check=SPLIT-001", "--mcs-check=SPLIT-002", "--mcs-check=SPLIT-003")
+    assert result.ret == 1
+    # merging never makes a one-character chunk: SPLIT-002 holds for this defect
+    assert outcomes(result) == {item("SPLIT-001"): "FAILED", item("SPLIT-002"): "PASSED", item("SPLIT-003"): "FAILED"}
+    text = result.stdout.str()
+    assert "chunks (" in text
+    folder = pytester.path / ".mcs-conformance" / "counterexamples"
+    files = sorted(folder.rglob("*.json"))
+    assert [f.name for f in files] == ["counterexample-split-001-two-calls.json", "counterexample-split-003-two-calls.json"]
+    for f in files:
+        assert f"counterexample case written to {f}" in text
+        data = json.loads(f.read_text(encoding="utf-8"))
+        assert errors("case.schema.json", data) == []
+        assert f.parent.name == data["format"] == "text-json"
+        assert data["expect"] == TWO_CALLS["expect"]
+        assert "".join(data["chunks"]) == "".join(_TEXT_PARTS)
+        assert any(len(c) == 1 for c in data["chunks"]) and data["chunks"] != _TEXT_PARTS
+
+    # the folder is an author corpus: the reference passes on it, the broken strategy fails
+    ids = [json.loads(f.read_text(encoding="utf-8"))["id"] for f in files]
+    selection = ["--mcs-only", "--mcs-corpus=.mcs-conformance/counterexamples", *(f"--mcs-case={i}" for i in ids),
+                 "--mcs-check=DISPLAY-001", "--mcs-check=PARITY-001", "--mcs-check=EXTRACT-001"]
+    good = run(pytester, f"--mcs-strategy={REFERENCE}", *selection)
+    assert good.ret == 0
+    assert set(outcomes(good).values()) == {"PASSED"} and len(outcomes(good)) == 6
+    bad = run(pytester, "--mcs-strategy=brokenstrats:DropSingles", *selection)
+    assert {nodeid for nodeid, o in outcomes(bad).items() if o == "FAILED"} == {item("DISPLAY-001", i) for i in ids} | {
+        item("PARITY-001", i) for i in ids
+    }
+
+
+# -- profiles and corpus pin -----------------------------------------------------------------
+
+def _header(result: pytest.RunResult) -> str:
+    return next(x for x in result.outlines if x.startswith("mcs-conformance ") and "hypothesis profile" in x)
+
+
+@pytest.mark.parametrize("profile", ["ci", "dev", "thorough"])
+def test_profile_option_is_accepted_and_shown(pytester: pytest.Pytester, profile: str) -> None:
+    result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-check=STRUCT-001", f"--mcs-profile={profile}")
+    assert result.ret == 0
+    assert _header(result).endswith(f"hypothesis profile {profile}")
+
+
+def test_invalid_profile_is_rejected(pytester: pytest.Pytester) -> None:
+    result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-profile=fast")
+    assert result.ret == USAGE_ERROR
+    assert "invalid choice: 'fast'" in result.stderr.str()
+
+
+@pytest.mark.parametrize(
+    ("ci", "option", "profile"), [(None, None, "dev"), ("true", None, "ci"), ("true", "thorough", "thorough")]
+)
+def test_ci_environment_makes_ci_the_default_profile(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, ci: str | None, option: str | None, profile: str
+) -> None:
+    if ci is None:
+        monkeypatch.delenv("CI", raising=False)
+    else:
+        monkeypatch.setenv("CI", ci)
+    args = [f"--mcs-profile={option}"] if option else []
+    result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-check=STRUCT-001", *args)
+    assert result.ret == 0
+    assert _header(result).endswith(f"hypothesis profile {profile}")
+
+
+def test_corpus_version_pin(pytester: pytest.Pytester) -> None:
+    manifest = Path(mcs_conformance.__file__).parent / "corpus" / "manifest.json"
+    version = json.loads(manifest.read_text(encoding="utf-8"))["version"]
+    args = (f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-check=STRUCT-001")
+    ok = run(pytester, *args, f"--mcs-corpus-version={version}")
+    assert ok.ret == 0
+    bad = run(pytester, *args, "--mcs-corpus-version=1999.1.0")
+    assert bad.ret == USAGE_ERROR
+    assert f"the installed corpus is {version}" in bad.stderr.str()
+
+
+def test_invalid_author_corpus_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    path = pytester.path / "corpus" / "cases" / "text-json" / "two-calls.json"
+    path.write_text(json.dumps({**TWO_CALLS, "tags": "parallel"}), encoding="utf-8")
+    result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-corpus=corpus")
+    assert result.ret == USAGE_ERROR
+    assert "two-calls.json" in result.stderr.str() and "Traceback" not in result.stderr.str()
+
+
+# -- golden snapshots ------------------------------------------------------------------------
+
+GOLDEN = ("--mcs-only", "--mcs-corpus=corpus", "--mcs-check=GOLDEN-001",
+          f"--mcs-case={CASE_ID}", "--mcs-case=openai-chat/openai-text")
+
+
+@pytest.mark.parametrize("tests_dir", [True, False])
+def test_golden_snapshots_are_created_per_strategy_and_then_pass(pytester: pytest.Pytester, tests_dir: bool) -> None:
+    make_project(pytester)
+    if tests_dir:
+        pytester.mkdir("tests")
+    root = pytester.path / "tests" if tests_dir else pytester.path
+    golden = {name: root / "mcs-conformance" / name / "__snapshots__" / "golden" for name in ("text-json", "openai-chat")}
+
+    first = run(pytester, f"--mcs-strategy={REFERENCE}", *GOLDEN)
+    assert first.ret == 1
+    assert set(outcomes(first).values()) == {"FAILED"} and len(outcomes(first)) == 2
+    assert first.stdout.str().count("no snapshot for this case yet") >= 2
+
+    update = run(pytester, f"--mcs-strategy={REFERENCE}", *GOLDEN, "--snapshot-update")
+    assert update.ret == 0
+    files = sorted(golden["text-json"].iterdir())
+    assert len(files) == 2
+    mine = next(f for f in files if "two-calls" in f.name)
+    snapshot = json.loads(mine.read_text(encoding="utf-8"))
+    assert [c["name"] for c in snapshot["calls"]] == ["get_weather", "get_time"]
+    before = {f.name: f.read_text(encoding="utf-8") for f in files}
+
+    again = run(pytester, f"--mcs-strategy={REFERENCE}", *GOLDEN)
+    assert again.ret == 0
+    assert set(outcomes(again).values()) == {"PASSED"} and len(outcomes(again)) == 2
+
+    other = run(pytester, "--mcs-strategy=mcs_conformance.strategies:OpenAIChatStrategy", *GOLDEN, "--snapshot-update")
+    assert other.ret == 0
+    assert len(list(golden["openai-chat"].iterdir())) >= 1
+    assert {f.name: f.read_text(encoding="utf-8") for f in golden["text-json"].iterdir()} == before
+    assert run(pytester, f"--mcs-strategy={REFERENCE}", *GOLDEN).ret == 0
+
+
+def test_golden_snapshot_change_is_shown_as_a_diff(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    args = ("--mcs-only", "--mcs-corpus=corpus", "--mcs-check=GOLDEN-001", f"--mcs-case={CASE_ID}")
+    assert run(pytester, f"--mcs-strategy={REFERENCE}", *args, "--snapshot-update").ret == 0
+    result = run(pytester, "--mcs-strategy=brokenstrats:DropLast", *args, "--mcs-report=report.json")
+    assert outcomes(result) == {item("GOLDEN-001"): "FAILED"}
+    text = result.stdout.str()
+    assert "the outputs differ from the reviewed snapshot" in text and "--snapshot-update" in text
+    # the snapshot holds get_time, the broken strategy's outputs do not: a removed line
+    assert any(x.startswith("-") and "get_time" in x for x in result.outlines), text
+    message = json.loads((pytester.path / "report.json").read_text(encoding="utf-8"))["results"][0]["message"]
+    assert "\x1b[" not in text + message
+
+
+def test_project_snapshots_and_golden_snapshots_leave_each_other_alone(pytester: pytest.Pytester) -> None:
+    pytester.mkdir("tests")
+    own = pytester.path / "tests" / "test_own.py"
+    own.write_text('def test_own(snapshot):\n    assert {"a": 1} == snapshot\n', encoding="utf-8")
+    assert run(pytester, "--snapshot-update").ret == 0
+    ambr = pytester.path / "tests" / "__snapshots__" / "test_own.ambr"
+    assert ambr.is_file()
+    golden = ("--mcs-check=GOLDEN-001", "--mcs-case=openai-chat/openai-text", "--snapshot-update")
+    assert run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", *golden).ret == 0
+    folder = pytester.path / "tests" / "mcs-conformance" / "text-json" / "__snapshots__" / "golden"
+    assert len(list(folder.iterdir())) == 1 and ambr.is_file()
+    assert run(pytester, "--snapshot-update").ret == 0  # the project's own run, no strategy
+    assert len(list(folder.iterdir())) == 1 and ambr.is_file()
+    both = run(pytester, f"--mcs-strategy={REFERENCE}", *golden)
+    assert outcomes(both) == {"tests/test_own.py::test_own": "PASSED", item("GOLDEN-001", "openai-chat/openai-text"): "PASSED"}
+    assert len(list(folder.iterdir())) == 1 and ambr.is_file()
