@@ -56,7 +56,10 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
         try:
             corpus = load_corpus(dirs, bundled=not dirs or args.with_bundled)
         except CorpusError as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            hint = ""
+            if dirs and not args.with_bundled and "no descriptor" in str(exc):
+                hint = " (to use the bundled descriptors, add --with-bundled)"
+            print(f"error: {exc}{hint}", file=sys.stderr)
             return 1
         print(f"ok: {len(corpus.cases)} cases and {len(corpus.descriptors)} descriptors are valid ({corpus.content_hash})")
         return 0

@@ -68,7 +68,8 @@ class Conformance:
         pin = config.getoption("mcs_corpus_version")
         if pin and pin != self.corpus.version:
             raise pytest.UsageError(f"--mcs-corpus-version {pin}: the installed corpus is {self.corpus.version}")
-        profile = config.getoption("mcs_profile") or ("ci" if os.environ.get("CI") else "dev")
+        ci = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+        profile = config.getoption("mcs_profile") or ("ci" if ci else "dev")
         self.profile = profile
         self.subject = Subject(self.strategy, self.corpus, spec, settings={"hypothesis": hypothesis_settings(profile)})
         try:
@@ -143,9 +144,10 @@ class Conformance:
     def chosen(self, item: "ConformanceItem") -> bool:
         """Is the item selected by --mcs-case, --mcs-check and node-id arguments?"""
         cases, ids = set(self.config.getoption("mcs_case")), set(self.config.getoption("mcs_check"))
+        named = bool(ids) and item.check.id in ids
         return (
-            (not cases or item.label in cases)
-            and (not ids or item.check.id in ids)
+            (not cases or item.label in cases or (item.case is None and named))
+            and (not ids or named)
             and (not self.selected or item.nodeid in self.selected)
         )
 
