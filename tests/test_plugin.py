@@ -306,8 +306,12 @@ def test_item_ids_read_id_and_case(pytester: pytest.Pytester) -> None:
     make_project(pytester)
     result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-corpus=corpus",
                  f"--mcs-case={CASE_ID}", "--mcs-check=STRUCT-001", "--mcs-check=SPLIT-002", "--mcs-check=EXTRACT-001")
-    # a strategy-wide check is labelled with the strategy's name; --mcs-case leaves it out
-    assert outcomes(result) == {item("SPLIT-002"): "PASSED", item("EXTRACT-001"): "PASSED"}
+    # a strategy-wide check is labelled with the strategy's name; named by --mcs-check, it runs too
+    assert outcomes(result) == {item("SPLIT-002"): "PASSED", item("EXTRACT-001"): "PASSED",
+                                item("STRUCT-001", "text-json"): "PASSED"}
+    result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-corpus=corpus", f"--mcs-case={CASE_ID}",
+                 "--mcs-check=SPLIT-002")
+    assert outcomes(result) == {item("SPLIT-002"): "PASSED"}  # --mcs-case alone leaves strategy-wide checks out
     result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-check=STRUCT-001")
     assert outcomes(result) == {item("STRUCT-001", "text-json"): "PASSED"}
 
