@@ -9,6 +9,9 @@ __all__ = ["describe", "to_wire"]
 
 def to_wire(chunk: Any) -> Any:
     """A chunk as it was on the wire: SDK pydantic models are dumped wire-faithfully."""
+    kind = type(chunk)
+    if kind is dict or kind is str or kind is list:  # already wire data: the common case
+        return chunk
     dump = getattr(chunk, "model_dump", None)
     if callable(dump) and not isinstance(chunk, type):
         return dump(mode="json", exclude_unset=True, by_alias=True)

@@ -31,6 +31,7 @@ the model that served the response, which becomes the message's ``model``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -70,6 +71,7 @@ _USAGE_WHEN_GIVEN = (
 _RESPONSES_ERROR_KEYS = ("sequence_number", "message", "code")
 # content types of an OpenAI Responses message item, which has the same envelope keys.
 _FOREIGN_PARTS = frozenset({"output_text", "input_text", "refusal"})
+_QUOTE_OR_BACKSLASH = re.compile(r'["\\]')
 
 
 def _json_bytes(text: str) -> bytes:
@@ -93,20 +95,66 @@ def _final_input(text: str) -> Any:
 
 
 class _PartialInput:
-    """Read-time view of an open tool input: the partial parse, the last good one on failure."""
+    """Read-time view of an open tool input: the partial parse, the last good one on failure.
 
-    __slots__ = ("last",)
+    It is handed the whole text so far on every read, and the text only grows (it is the
+    block's appended ``partial_json``). The parse runs with ``partial_mode=True`` (jiter's
+    ``"on"``), which drops an unfinished trailing string -- a key or a value, whatever it
+    holds. So once a parse has succeeded on a text that ends inside a string, any longer
+    text that has not closed that string parses to the same value or fails (and a failure
+    keeps the last value): the parse is skipped for it. Only the added text is scanned to
+    follow the string state.
+    """
+
+    __slots__ = ("last", "seen", "in_string", "escaped", "parsed")
 
     def __init__(self, start: Any) -> None:
         self.last = start
+        self.seen = 0  # how many characters of the text have been scanned
+        self.in_string = False  # the scanned text ends inside a JSON string
+        self.escaped = False  # ... right after a backslash in it
+        self.parsed = False  # the last parse succeeded
 
     def __call__(self, text: str) -> Any:
-        if text:
-            try:
-                self.last = jiter.from_json(_json_bytes(text), partial_mode=True, allow_inf_nan=False)
-            except ValueError:
-                pass
+        if not text:
+            return self.last
+        seen = self.seen
+        if len(text) <= seen:
+            if len(text) == seen:
+                return self.last  # the same text parses the same way again
+            self.seen = seen = 0  # not a continuation: start over
+            self.in_string = self.escaped = self.parsed = False
+        added = text[seen:] if seen else text
+        was_inside = self.in_string
+        closed = self._scan(added)
+        self.seen = len(text)
+        if was_inside and not closed and self.parsed:
+            return self.last  # still inside the string the last parse dropped
+        try:
+            self.last = jiter.from_json(_json_bytes(text), partial_mode=True, allow_inf_nan=False)
+            self.parsed = True
+        except ValueError:
+            self.parsed = False
         return self.last
+
+    def _scan(self, added: str) -> bool:
+        """Follow the string state over ``added``; True if a string open before it closed."""
+        free = 1 if self.escaped else 0  # the first index not taken by an escape
+        closed = False
+        if '"' in added or "\\" in added:
+            in_string = self.in_string
+            for match in _QUOTE_OR_BACKSLASH.finditer(added, free):
+                at = match.start()
+                if at < free:
+                    continue  # the escaped character
+                if added[at] == '"':
+                    closed = closed or in_string
+                    in_string = not in_string
+                elif in_string:
+                    free = at + 2
+            self.in_string = in_string
+        self.escaped = free > len(added)
+        return closed
 
 
 def _text_of(content: list) -> str:
@@ -135,11 +183,14 @@ def _index(event: dict) -> int:
     return index
 
 
-def _str_field(event: dict, delta: dict, key: str) -> str:
-    value = delta.get(key)
-    if not isinstance(value, str):
-        raise _bad(f"{delta.get('type')} carries no string {key!r}", event)
-    return value
+def _misplaced(kind: str, index: int, block_type: str, event: dict) -> MalformedChunk:
+    """The error for a known delta sent to a block of a type it does not apply to."""
+    return _bad(f"{kind} for content block {index} of type {block_type!r}", event)
+
+
+def _no_string(kind: str, key: str, event: dict) -> MalformedChunk:
+    """The error for a delta that lacks the string field it exists to carry."""
+    return _bad(f"{kind} carries no string {key!r}", event)
 
 
 class AnthropicMessagesStrategy:
@@ -241,7 +292,9 @@ class AnthropicMessagesStrategy:
         return text if isinstance(text, str) else ""
 
     def _block_delta(self, acc: Accumulator, event: dict) -> str:
-        index = _index(event)
+        index = event.get("index")
+        if type(index) is not int:
+            index = _index(event)
         st = acc.state
         block = st["blocks"].get(index)
         if block is None:
@@ -249,35 +302,46 @@ class AnthropicMessagesStrategy:
         if index not in st["open"]:
             raise _bad(f"delta for content block {index} after it ended", event)
         delta = event.get("delta")
-        if not isinstance(delta, dict) or not isinstance(delta.get("type"), str):
+        kind = delta.get("type") if isinstance(delta, dict) else None
+        if not isinstance(kind, str):
             raise _bad("content_block_delta without a typed delta", event)
-        kind, block_type = delta["type"], block["type"]
-
-        def expect(ok: bool) -> None:
-            if not ok:
-                raise _bad(f"{kind} for content block {index} of type {block_type!r}", event)
-
-        if kind == "text_delta":
-            expect(block_type == "text")
-            text = _str_field(event, delta, "text")
-            acc.append(block, "text", text)
-            return text
+        block_type = block["type"]
         if kind == "input_json_delta":
-            expect(block_type.endswith("tool_use"))
-            piece = _str_field(event, delta, "partial_json")
+            if not block_type.endswith("tool_use"):
+                raise _misplaced(kind, index, block_type, event)
+            piece = delta.get("partial_json")
+            if not isinstance(piece, str):
+                raise _no_string(kind, "partial_json", event)
             views = st["views"]
             view = None if index in views else views.setdefault(index, _PartialInput(block.get("input")))
             acc.append(block, "input", piece, view)
-        elif kind == "thinking_delta":
-            expect(block_type == "thinking")
-            acc.append(block, "thinking", _str_field(event, delta, "thinking"))
+            return ""
+        if kind == "text_delta":
+            if block_type != "text":
+                raise _misplaced(kind, index, block_type, event)
+            text = delta.get("text")
+            if not isinstance(text, str):
+                raise _no_string(kind, "text", event)
+            acc.append(block, "text", text)
+            return text
+        if kind == "thinking_delta":
+            if block_type != "thinking":
+                raise _misplaced(kind, index, block_type, event)
+            piece = delta.get("thinking")
+            if not isinstance(piece, str):
+                raise _no_string(kind, "thinking", event)
+            acc.append(block, "thinking", piece)
         elif kind == "signature_delta":
-            expect(block_type == "thinking")
-            piece = _str_field(event, delta, "signature")
+            if block_type != "thinking":
+                raise _misplaced(kind, index, block_type, event)
+            piece = delta.get("signature")
+            if not isinstance(piece, str):
+                raise _no_string(kind, "signature", event)
             if piece:
                 acc.append(block, "signature", piece)
         elif kind == "citations_delta":
-            expect(block_type == "text")
+            if block_type != "text":
+                raise _misplaced(kind, index, block_type, event)
             citation = copy_tree(delta.get("citation"))
             _changed(acc)
             if isinstance(block.get("citations"), list):

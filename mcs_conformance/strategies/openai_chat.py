@@ -125,12 +125,18 @@ class OpenAIChatStrategy:
         """True on the chunk whose choice 0 carries a finish_reason (any value)."""
         try:
             chunk = to_wire(chunk)
-            if not isinstance(chunk, dict) or not isinstance(chunk.get("choices"), list):
+            choices = chunk.get("choices") if isinstance(chunk, dict) else None
+            if not isinstance(choices, list):
                 return False
-            return any(
-                isinstance(c, dict) and _choice_index(c, "") == 0 and c.get("finish_reason") is not None
-                for c in chunk["choices"]
-            )
+            for choice in choices:
+                if not isinstance(choice, dict):
+                    continue
+                index = choice.get("index")
+                if index is not None and type(index) is not int:
+                    index = _as_index(index, "choices[].index")  # unreadable: raises, not done
+                if (index is None or index == 0) and choice.get("finish_reason") is not None:
+                    return True
+            return False
         except Exception:
             return False
 
@@ -249,11 +255,6 @@ def _is_message(shape: Any) -> bool:
 
 
 # -- validation: everything is checked before anything is folded --------------------------------
-def _choice_index(choice: dict, where: str) -> int:
-    index = _as_index(choice.get("index"), f"{where}.index")
-    return 0 if index is None else index
-
-
 def _as_index(value: Any, where: str) -> int | None:
     if value is None:
         return None
@@ -266,53 +267,82 @@ def _as_index(value: Any, where: str) -> int | None:
     raise MalformedChunk(f"{_NAME}: {where} is {value!r}, not an integer index")
 
 
-def _expect(value: Any, types: tuple[type, ...], where: str, what: str) -> None:
-    if value is not None and not isinstance(value, types):
-        raise MalformedChunk(f"{_NAME}: {where} is {type(value).__name__} {value!r:.60}, not {what}")
+def _wrong(value: Any, where: str, what: str) -> MalformedChunk:
+    """The error for a field of the wrong type (built only when there is one)."""
+    return MalformedChunk(f"{_NAME}: {where} is {type(value).__name__} {value!r:.60}, not {what}")
 
 
+# The checks below are written out rather than looped through helpers: they run on every
+# chunk, and the location of a bad field is formatted only when the error is raised.
 def _choice0(chunk: dict) -> tuple[list[tuple[dict, list]], str | None]:
     """Choice 0's non-empty deltas, validated, each with its prepared tool-call fragments;
     and choice 0's finish_reason."""
     choices = chunk.get("choices")
     if choices is None:
         return [], None
-    _expect(choices, (list,), "choices", "a list")
+    if not isinstance(choices, list):
+        raise _wrong(choices, "choices", "a list")
     out, finish = [], None
     for i, choice in enumerate(choices):
-        where = f"choices[{i}]"
         if not isinstance(choice, dict):
-            raise MalformedChunk(f"{_NAME}: {where} is {describe(choice)}, not an object")
-        if _choice_index(choice, where) != 0:
-            continue
+            raise MalformedChunk(f"{_NAME}: choices[{i}] is {describe(choice)}, not an object")
+        index = choice.get("index")
+        if index is not None:
+            if type(index) is not int:
+                index = _as_index(index, f"choices[{i}].index")
+            if index != 0:
+                continue
         delta = choice.get("delta")
-        _expect(delta, (dict,), f"{where}.delta", "an object")
-        _expect(choice.get("finish_reason"), (str,), f"{where}.finish_reason", "a string or null")
+        if delta is not None and not isinstance(delta, dict):
+            raise _wrong(delta, f"choices[{i}].delta", "an object")
+        reason = choice.get("finish_reason")
+        if reason is not None and not isinstance(reason, str):
+            raise _wrong(reason, f"choices[{i}].finish_reason", "a string or null")
         if delta:
-            out.append((delta, _fragments(delta, f"{where}.delta")))
-        finish = finish or choice.get("finish_reason")
+            out.append((delta, _fragments(delta, "choices[0].delta" if i == 0 else f"choices[{i}].delta")))
+        finish = finish or reason
     return out, finish
 
 
 def _fragments(delta: dict, where: str) -> list[tuple[int | None, str | None, dict]]:
+    """The delta's tool-call fragments, validated: (index, id or None, fragment) each."""
     for key in _TEXT_KEYS:
-        _expect(delta.get(key), (str,), f"{where}.{key}", "a string or null")
+        value = delta.get(key)
+        if value is not None and not isinstance(value, str):
+            raise _wrong(value, f"{where}.{key}", "a string or null")
     tool_calls = delta.get("tool_calls")
-    _expect(tool_calls, (list,), f"{where}.tool_calls", "a list or null")
+    if tool_calls is None:
+        return []
+    if not isinstance(tool_calls, list):
+        raise _wrong(tool_calls, f"{where}.tool_calls", "a list or null")
     out = []
-    for n, fragment in enumerate(tool_calls or ()):
-        at = f"{where}.tool_calls[{n}]"
+    for n, fragment in enumerate(tool_calls):
         if not isinstance(fragment, dict):
-            raise MalformedChunk(f"{_NAME}: {at} is {describe(fragment)}, not an object")
-        index = _as_index(fragment.get("index"), f"{at}.index")
-        _expect(fragment.get("id"), (str,), f"{at}.id", "a string or null")
-        _expect(fragment.get("type"), (str,), f"{at}.type", "a string or null")
+            raise MalformedChunk(f"{_NAME}: {_at(where, n)} is {describe(fragment)}, not an object")
+        index = fragment.get("index")
+        if index is not None and type(index) is not int:
+            index = _as_index(index, f"{_at(where, n)}.index")
+        call_id = fragment.get("id")
+        if call_id is not None and not isinstance(call_id, str):
+            raise _wrong(call_id, f"{_at(where, n)}.id", "a string or null")
+        kind = fragment.get("type")
+        if kind is not None and not isinstance(kind, str):
+            raise _wrong(kind, f"{_at(where, n)}.type", "a string or null")
         function = fragment.get("function")
-        _expect(function, (dict,), f"{at}.function", "an object or null")
-        for key in ("name", "arguments"):
-            _expect((function or {}).get(key), (str,), f"{at}.function.{key}", "a string or null")
-        out.append((index, fragment.get("id") or None, fragment))
+        if function is not None:
+            if not isinstance(function, dict):
+                raise _wrong(function, f"{_at(where, n)}.function", "an object or null")
+            for key in ("name", "arguments"):
+                value = function.get(key)
+                if value is not None and not isinstance(value, str):
+                    raise _wrong(value, f"{_at(where, n)}.function.{key}", "a string or null")
+        out.append((index, call_id or None, fragment))
     return out
+
+
+def _at(where: str, n: int) -> str:
+    """Where tool-call fragment ``n`` of the delta at ``where`` sits, for an error message."""
+    return f"{where}.tool_calls[{n}]"
 
 
 # -- folding ------------------------------------------------------------------------------------

@@ -220,15 +220,28 @@ def _start(acc: Accumulator, chunk: dict, kind: str) -> str:
 
 
 def _update(acc: Accumulator, chunk: dict, kind: str) -> str:
-    """A later lifecycle event: refresh the top-level fields, keep the output built so far."""
+    """A later lifecycle event: refresh the top-level fields, keep the output built so far.
+
+    The fields come out in the event's order after ``output``. A field whose value is the
+    same JSON as before (same types, same key order: equal ``repr``) keeps the copy the
+    message already holds; any other is copied from the event.
+    """
     response = _response_of(chunk, kind)
     _check_open(acc, kind)
     root = acc.root
-    for key in [k for k in root if k != "output"]:
+    before = {k: v for k, v in root.items() if k != "output"}
+    for key in before:
         del root[key]
     for key, value in response.items():
-        if key != "output":
-            root[key] = copy_tree(value)
+        if key == "output":
+            continue
+        if isinstance(value, (dict, list)):
+            held = before.get(key)
+            if type(held) is not type(value) or held != value or repr(held) != repr(value):
+                held = copy_tree(value)
+            root[key] = held
+        else:
+            root[key] = value  # a leaf: copy_tree would return it as it is
     return ""
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 
+import jiter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -12,10 +13,13 @@ from hypothesis import strategies as st
 from mcs_conformance.accumulator import Accumulator
 from mcs_conformance.buffer import LLMStreamBuffer
 from mcs_conformance.capture import split_at
+from mcs_conformance.corpus import load_corpus
 from mcs_conformance.errors import MalformedChunk, StreamError
+from mcs_conformance.generators import char_split
 from mcs_conformance.oracles.anthropic_messages import final_message
 from mcs_conformance.protocol import ToolCall, ToolCallRecord
-from mcs_conformance.strategies.anthropic_messages import AnthropicMessagesStrategy
+from mcs_conformance.strategies import anthropic_messages
+from mcs_conformance.strategies.anthropic_messages import AnthropicMessagesStrategy, _json_bytes
 from tests import realdata
 
 NEGATIVE = ("duplicate-message-start", "spliced-message-start")
@@ -559,3 +563,94 @@ def test_junk_after_message_start_raises_only_malformed_chunk(junk: list) -> Non
         strategy.content_text(message)
         strategy.forming_name(message)
     assert junk == before
+
+
+# -- THE PEEK AT AN OPEN TOOL INPUT SKIPS NO CHANGE --------------------------------------
+class _ParseEveryRead:
+    """The open-input view without the skip: a full partial parse of the text on every read."""
+
+    def __init__(self, start: object) -> None:
+        self.last = start
+
+    def __call__(self, text: str) -> object:
+        if text:
+            try:
+                self.last = jiter.from_json(_json_bytes(text), partial_mode=True, allow_inf_nan=False)
+            except ValueError:
+                pass
+        return self.last
+
+
+def _peeks(events: list, parse_every_read: bool = False) -> list:
+    """The message read after every event (a raised error ends the list with its type)."""
+    with pytest.MonkeyPatch.context() as patch:
+        if parse_every_read:
+            patch.setattr(anthropic_messages, "_PartialInput", _ParseEveryRead)
+        buf = LLMStreamBuffer([AnthropicMessagesStrategy()])
+        out: list = []
+        for event in events:
+            try:
+                buf.feed(event)
+            except Exception as exc:  # noqa: BLE001 -- both sides must fail the same way
+                out.append(type(exc).__name__)
+                break
+            out.append(copy.deepcopy(buf.as_dict()))
+    return out
+
+
+CORPUS = load_corpus()
+CORPUS_STREAMS = {c.id: c.chunks for c in CORPUS.for_format("anthropic-messages") if c.is_stream}
+DESCRIPTOR = CORPUS.descriptors["anthropic-messages"]
+
+
+def test_corpus_has_anthropic_streams() -> None:
+    assert len(CORPUS_STREAMS) >= 20
+
+
+@pytest.mark.parametrize("case_id", sorted(CORPUS_STREAMS))
+@pytest.mark.parametrize("split", ["as-recorded", "every-character"])
+def test_peek_equals_a_full_parse_on_every_prefix(case_id: str, split: str) -> None:
+    """Skipping the parse while the text stays inside a string changes no read of the message."""
+    events = CORPUS_STREAMS[case_id]
+    if split == "every-character":
+        events = char_split(events, DESCRIPTOR)
+    optimized = _peeks(events)
+    assert optimized == _peeks(events, parse_every_read=True)
+    assert len(optimized) > 1
+
+
+def test_the_skip_is_taken_and_follows_escapes() -> None:
+    """Inside a string the parse is skipped; an escaped quote does not close the string."""
+    view = anthropic_messages._PartialInput({})
+    calls: list[str] = []
+    real = jiter.from_json
+
+    def counting(data: bytes, **kwargs: object) -> object:
+        calls.append(data.decode())
+        return real(data, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(anthropic_messages.jiter, "from_json", counting)
+        pieces = ['{"a": 1, "b": "x', "yz", '\\"still', " in\\\\", "\\", 'n"', ', "c": 2}']
+        texts = ["".join(pieces[:n]) for n in range(1, len(pieces) + 1)]
+        for text in texts:
+            view(text)
+    assert view.last == {"a": 1, "b": 'xyz"still in\\\n', "c": 2}
+    assert calls == [texts[0], texts[5], texts[6]]
+
+
+ESCAPED_TEXT = st.text(alphabet=st.sampled_from(['"', "\\", "a", "n", "u", "0", "{", "}", ":", ",", " ", "\n", "é", "\ud83d"]),
+                       max_size=10)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(JSON | ESCAPED_TEXT | st.dictionaries(ESCAPED_TEXT, JSON | ESCAPED_TEXT, max_size=3), st.booleans(),
+       st.lists(st.integers(0, 60), max_size=12), st.data())
+def test_view_equals_a_full_parse_on_any_split(value: object, ascii_only: bool, cuts: list, data: st.DataObject) -> None:
+    """Any JSON text (or junk after it), cut anywhere: every read equals the full parse."""
+    text = json.dumps(value, ensure_ascii=ascii_only) if not isinstance(value, str) or data.draw(st.booleans()) else value
+    text += data.draw(st.sampled_from(["", '"', "\\", ' "x', "}", "\\u12"]))
+    bounds = sorted({min(c, len(text)) for c in cuts} | {len(text)})
+    view, reference = anthropic_messages._PartialInput({}), _ParseEveryRead({})
+    for end in bounds:
+        assert view(text[:end]) == reference(text[:end]), text[:end]

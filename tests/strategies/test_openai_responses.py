@@ -634,3 +634,31 @@ def test_message_does_not_alias_the_chunks():
     message = buf.as_dict()
     assert message["output"][0]["name"] == "weather"
     assert message["model"] == "gpt-5.1"
+
+
+def test_in_progress_refreshes_fields_by_json_value_without_aliasing_the_event():
+    """Unchanged fields keep their value, changed ones (a type change too) take the event's;
+    the event is never mutated and the message holds none of its containers."""
+    def lifecycle(kind, **fields):
+        response = {"id": "resp_1", "object": "response", "output": [], **fields}
+        return {"type": kind, "response": response}
+
+    created = lifecycle("response.created", status="queued", tools=[{"type": "function", "name": "f"}],
+                        text={"format": {"type": "text"}}, usage=None, metadata={"n": 1})
+    progress = lifecycle("response.in_progress", status="in_progress", tools=[{"type": "function", "name": "f"}],
+                         text={"format": {"type": "json"}}, usage={"total": 2}, metadata={"n": True})
+    before = copy.deepcopy(progress)
+    buf = LLMStreamBuffer([OpenAIResponsesStrategy()])
+    buf.feed(created)
+    buf.feed(progress)
+    message = buf.as_dict()
+    assert progress == before
+    assert list(message) == ["output", "id", "object", "status", "tools", "text", "usage", "metadata"]
+    assert message["status"] == "in_progress" and message["text"] == {"format": {"type": "json"}}
+    assert message["usage"] == {"total": 2} and message["tools"] == [{"type": "function", "name": "f"}]
+    assert message["metadata"]["n"] is True  # equal to 1 for ==, but not the same JSON
+    live = buf._acc.root
+    for key in ("tools", "text", "usage", "metadata"):
+        assert live[key] is not progress["response"][key] and live[key] is not created["response"][key]
+    live["tools"][0]["name"] = "changed"
+    assert progress == before and created["response"]["tools"][0]["name"] == "f"
