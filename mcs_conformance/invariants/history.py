@@ -8,7 +8,7 @@ from jsonschema import Draft202012Validator
 
 from ..corpus import Case
 from ..extraction import extract_calls
-from ..jsonpaths import values
+from ..jsonpaths import find, values
 from ..protocol import ToolCall
 from ..schemas import load_schema
 from .base import Failure, Subject, check, records_for
@@ -56,7 +56,8 @@ def valid_request(subject: Subject, case: Case) -> None:
 
 @check(
     "HISTORY-002",
-    "every tool result's id pairs with a call in the replayed assistant turn, one result per call",
+    "every tool result's id pairs with a call in the replayed assistant turn, one result per call, "
+    "in one message where the format says so",
     why="a result with a wrong or missing id is rejected by the provider or answers the wrong call",
     adr="DESIGN: Core contracts (result_messages)",
     applies=lambda s, c: _mine(s, c) and s.descriptor is not None and "result_ids" in s.descriptor.history,
@@ -73,6 +74,11 @@ def ids_pair(subject: Subject, case: Case) -> None:
     missing = [r for r in result_ids if r not in call_ids]
     if missing:
         raise Failure(f"results answer ids absent from the assistant turn: {missing}", actual=history)
+    if h.get("results_in_one_message"):
+        holders = sorted({path[0] for path, _ in find(history, h["result_ids"])})
+        if len(holders) > 1:
+            raise Failure(f"the format wants every tool result in one message; they are spread over messages {holders}",
+                          actual=history)
 
 
 @check(
