@@ -70,9 +70,8 @@ def promotion(subject: Subject, case: None) -> None:
     messages = [c.final_message for c in subject.corpus.cases if _applies(subject, c)]
     if not messages:
         return
-    shared = subject.chain()
-
     def run(sequence: list[int]) -> None:
+        shared = subject.chain()  # a fresh chain per example: the printed sequence reproduces alone
         for i in sequence:
             fresh = _view(messages[i], subject, subject.chain())
             promoted = _view(messages[i], subject, shared)

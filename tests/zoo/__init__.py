@@ -1,0 +1,1 @@
+"""The zoo: deliberately broken strategies, and the tests that prove the suite fails each one."""
