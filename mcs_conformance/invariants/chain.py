@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from ..corpus import Case
 from ..extraction import extract_calls
-from .base import Failure, Subject, calls_view, check, given_run
+from .base import Failure, Subject, _is_text, calls_view, check, given_run
 
 
 def _applies(s: Subject, c: Case | None) -> bool:
@@ -21,13 +21,7 @@ def _applies(s: Subject, c: Case | None) -> bool:
 
 
 def _first_text(s: Subject) -> str | None:
-    for strategy in s.chain():
-        try:
-            if strategy.recognizes("") is True:
-                return strategy.name
-        except Exception:
-            continue
-    return None
+    return next((strategy.name for strategy in s.chain() if _is_text(strategy)), None)
 
 
 def _view(message: Any, subject: Subject, chain) -> dict[str, Any]:
