@@ -22,6 +22,7 @@ __all__ = [
     "check",
     "feed_all",
     "json_safe",
+    "native_view",
 ]
 
 
@@ -175,6 +176,18 @@ def calls_view(calls: Iterable[ToolCall | dict]) -> list[dict[str, Any]]:
                 {"name": c["name"], "arguments": c.get("arguments", {}), "id": c.get("id"), "error": bool(c.get("error"))}
             )
     return out
+
+
+def native_view(message: Any) -> Any:
+    """The message without the strategy's own top-level ``mcs_*`` annotations.
+
+    A strategy may mark its live message (the reference openai-chat strategy adds
+    ``mcs_incomplete`` while a call may still change, or after a cut); the provider's
+    stream=false message never has such keys, so PARITY compares without them.
+    """
+    if isinstance(message, dict) and any(isinstance(k, str) and k.startswith("mcs_") for k in message):
+        return {k: v for k, v in message.items() if not (isinstance(k, str) and k.startswith("mcs_"))}
+    return message
 
 
 def json_safe(value: Any) -> bool:
