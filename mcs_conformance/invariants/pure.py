@@ -11,8 +11,8 @@ from .base import Failure, Subject, check, feed_all, json_safe, outcome, records
 
 @check(
     "PURE-001",
-    "feeding never mutates a chunk, and as_dict() is JSON-safe after every chunk",
-    why="clients fan one chunk out to several buffers and log it; a message must serialize",
+    "feeding never mutates a chunk; as_dict() is JSON-safe after every chunk, and reading it changes nothing",
+    why="clients fan one chunk out to several buffers, log it, and render the message after every chunk",
     adr="Decision: Responsibilities (LLMStreamBuffer)",
     applies=lambda s, c: s.own_stream(c),
 )
@@ -25,12 +25,17 @@ def chunks_untouched(subject: Subject, case: Case) -> None:
         try:
             buf.feed(chunk)
         except MCSError:
-            break
+            return
         if chunk != case.chunks[i]:
             raise Failure(f"feeding chunk {i} mutated it", expected=case.chunks[i], actual=chunk, chunks=case.chunks[: i + 1])
         snapshot = buf.as_dict()
         if not json_safe(snapshot):
             raise Failure(f"as_dict() after chunk {i} does not survive a JSON round trip", actual=repr(snapshot)[:500])
+    unread, _ = feed_all(subject, case.chunks)
+    if buf.as_dict() != unread.as_dict():
+        raise Failure("reading as_dict() after every chunk changed the final message (compared with a run "
+                      "that reads it once, at the end)", expected=unread.as_dict(), actual=buf.as_dict(),
+                      chunks=case.chunks)
 
 
 @check(
