@@ -8,7 +8,7 @@ from .base import Failure, Subject, check, feed_all
 
 @check(
     "DISPLAY-001",
-    "the concatenated accumulate() deltas equal content_text(as_dict()) and the case's content text",
+    "the concatenated accumulate() deltas equal display_text, content_text(as_dict()) and the case's content text",
     why="display text is format-agnostic only if every content delta is reported, once, in order",
     adr="Decision: Responsibilities (LLMStreamBuffer: display cursor)",
     applies=lambda s, c: s.own_stream(c) and c.raises is None,
@@ -19,6 +19,9 @@ def deltas_match(subject: Subject, case: Case) -> None:
     text = subject.strategy.content_text(buf.as_dict())
     if shown != text:
         raise Failure("the accumulate() deltas differ from content_text(as_dict())", expected=text, actual=shown, chunks=case.chunks)
+    if buf.display_text != shown:
+        raise Failure("buffer.display_text differs from the concatenated accumulate() deltas", expected=shown,
+                      actual=buf.display_text, chunks=case.chunks)
     want = case.expect.get("content_text")
     if want is not None and text != want:
         raise Failure("content_text(as_dict()) differs from the case's content text", expected=want, actual=text)

@@ -16,6 +16,8 @@ from .base import Failure, Subject, check, feed_all
 )
 def signal(subject: Subject, case: Case) -> None:
     buf = subject.buffer()
+    if buf.done is not False or buf.as_dict() is not None:
+        raise Failure(f"a fresh buffer must have done False and as_dict() None, has {buf.done!r} and {buf.as_dict()!r}")
     for i, chunk in enumerate(case.chunks):
         buf.feed(chunk)
         is_signal = subject.descriptor.is_done_chunk(chunk)
@@ -24,6 +26,8 @@ def signal(subject: Subject, case: Case) -> None:
                 f"is_done(chunk {i}) is {not is_signal} but the chunk {'is' if is_signal else 'is not'} the completion signal",
                 chunks=case.chunks[: i + 1],
             )
+        if type(buf.done) is not bool:
+            raise Failure(f"buffer.done is {buf.done!r} after chunk {i}, not a bool", chunks=case.chunks[: i + 1])
         if is_signal and not buf.done:
             raise Failure(f"buffer.done is False after the completion signal (chunk {i})", chunks=case.chunks[: i + 1])
         if not buf.done and _after_done(subject, case, i):
