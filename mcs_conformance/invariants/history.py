@@ -11,8 +11,7 @@ from ..extraction import extract_calls
 from ..jsonpaths import find, values
 from ..protocol import ToolCall
 from ..schemas import load_schema
-from .base import Failure, Subject, check, records_for
-from .extract import source_for
+from .base import Failure, Subject, calls_view, check, records_for
 
 
 def _executable(case: Case) -> bool:
@@ -29,10 +28,15 @@ def _history_schema(subject: Subject, fmt: str) -> dict[str, Any] | None:
 
 
 def _continuation(subject: Subject, case: Case) -> tuple[list[ToolCall], list[dict]]:
-    source = source_for(subject, case)
-    calls = subject.strategy.extract(source)
-    records = records_for(calls)
-    return calls, subject.strategy.result_messages(source, records)
+    """The calls and the continuation a driver gets: through the extraction axis of the
+    default chain (``extract_calls(...).result_messages``), as a client builds it."""
+    chain = subject.chain()
+    ex = extract_calls(case.final_message, chain, subject.backup(chain))
+    if ex.strategy is not subject.strategy:
+        raise Failure(f"the default chain's extraction axis handed the message to "
+                      f"{ex.strategy.name if ex.strategy else None!r}, not to {subject.name!r}",
+                      detail="see the CHAIN and EXTRACT items of this case")
+    return list(ex.calls), ex.result_messages(records_for(ex.calls))
 
 
 def _mine(s: Subject, c: Case | None) -> bool:
@@ -121,3 +125,28 @@ def leak_continuation(subject: Subject, case: Case) -> None:
         if errors:
             raise Failure(f"the leak continuation is not a valid {backup.name} history", actual=history,
                           detail="\n".join(e.message for e in errors[:5]))
+
+
+@check(
+    "HISTORY-005",
+    "the replayed assistant turn, read back by the strategy, gives the message's executable calls and text",
+    why="a continuation that replays other arguments, names or text than the model produced rewrites the "
+    "conversation the model continues from",
+    adr="DESIGN: Core contracts (result_messages)",
+    applies=lambda s, c: _mine(s, c) and s.descriptor is not None and "assistant_turn" in s.descriptor.history
+    and not c.expect.get("via_backup"),
+)
+def reads_back(subject: Subject, case: Case) -> None:
+    calls, history = _continuation(subject, case)
+    turns = values(history, subject.descriptor.history["assistant_turn"])
+    if len(turns) != 1:
+        raise Failure(f"the continuation holds {len(turns)} assistant turns, not one", actual=history)
+    s = subject.strategy
+    want = [c for c in calls_view(calls) if not c["error"]]
+    got = [c for c in calls_view(s.extract(turns[0])) if not c["error"]]
+    if got != want:
+        raise Failure("the replayed assistant turn reads back as other calls than the message's", expected=want,
+                      actual=got, detail=f"assistant turn: {turns[0]}")
+    text, shown = s.content_text(case.final_message), s.content_text(turns[0])
+    if text != shown:
+        raise Failure("the replayed assistant turn has other text than the message", expected=text, actual=shown)
