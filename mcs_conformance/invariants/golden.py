@@ -7,9 +7,35 @@ from typing import Any
 
 from ..corpus import Case
 from ..errors import MCSError
-from .base import Failure, Subject, calls_view, check, feed_all
+from ..extraction import extract_calls
+from .base import Failure, Subject, check, feed_all, records_for
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")  # syrupy colours its diff; a report must be plain text
+
+
+def _calls(calls: Any) -> list[dict[str, Any]]:
+    """Calls in full: the error's wording and the raw argument text are reviewed too."""
+    return [{"name": c.name, "arguments": c.arguments, "id": c.id, "raw_arguments": c.raw_arguments,
+             "error": c.error} for c in calls]
+
+
+def _extraction(subject: Subject, message: Any) -> dict[str, Any]:
+    """What a driver gets with the strategy in the default chain: who claims the message,
+    who extracts, and the continuation it shapes for made-up results."""
+    chain = subject.chain()
+    ex = extract_calls(message, chain, subject.backup(chain))
+    out: dict[str, Any] = {
+        "resolved": ex.resolved.name if ex.resolved else None,
+        "strategy": ex.strategy.name if ex.strategy else None,
+        "via_backup": ex.via_backup,
+    }
+    records = records_for(ex.calls)
+    if records:
+        try:
+            out["continuation"] = ex.result_messages(records)
+        except Exception as exc:  # noqa: BLE001 -- the failure itself is the output under review
+            out["continuation"] = {"error": type(exc).__name__, "detail": str(exc)}
+    return out
 
 
 def outputs(subject: Subject, case: Case) -> dict[str, Any]:
@@ -27,9 +53,10 @@ def outputs(subject: Subject, case: Case) -> dict[str, Any]:
     if not s.recognizes(message):
         out["claims_message"] = False
         return out
-    out["calls"] = calls_view(s.extract(message))
+    out["calls"] = _calls(s.extract(message))
     out["content_text"] = s.content_text(message)
     out["forming_name"] = s.forming_name(message)
+    out["extraction"] = _extraction(subject, message)
     return out
 
 
