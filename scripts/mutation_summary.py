@@ -1,0 +1,104 @@
+"""Combine the mutmut runs of scripts/mutation.sh into one outcome per mutant and a score.
+
+    python scripts/mutation_summary.py <work dir>                 # totals, score, every mutant left standing
+    python scripts/mutation_summary.py <work dir> --standing-core # names of core mutants no run has killed
+
+``<work dir>`` holds one mutmut copy per strategy (``OpenAIChatStrategy/``, then the others);
+a mutant counts as killed when the suite on any of them killed it. Mutants listed in
+``scripts/mutation_equivalent.txt`` (name, then the one-line proof) leave the denominator.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import sys
+from pathlib import Path
+
+MAIN = "OpenAIChatStrategy"
+CODES = {1: "killed", 3: "killed", 0: "survived", 33: "no tests", 5: "no tests", 36: "timeout",
+         24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout", None: "not checked"}
+EQUIVALENT_FILE = Path(__file__).with_name("mutation_equivalent.txt")
+
+
+def outcomes(copy: Path) -> dict[str, tuple[str, str]]:
+    """mutant name -> (file, outcome) for one mutmut copy."""
+    out = {}
+    for meta in sorted((copy / "mutants").rglob("*.py.meta")):
+        source = str(meta.relative_to(copy / "mutants").with_suffix(""))
+        for name, code in json.loads(meta.read_text())["exit_code_by_key"].items():
+            out[name] = (source, CODES.get(code, f"other({code})"))
+    return out
+
+
+def equivalent() -> dict[str, str]:
+    """The mutants proven equivalent: name -> proof."""
+    if not EQUIVALENT_FILE.exists():
+        return {}
+    out = {}
+    for line in EQUIVALENT_FILE.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, why = line.partition(" ")
+            out[name] = why.strip()
+    return out
+
+
+def combined(work: Path) -> tuple[dict[str, tuple[str, str, str]], list[str]]:
+    """mutant name -> (file, outcome, the strategy whose suite decided it); the copies read."""
+    copies = [work / MAIN] + sorted(p for p in work.iterdir() if p.is_dir() and p.name not in (MAIN, ".mutvenv")
+                                    and (p / "mutants").is_dir())
+    result: dict[str, tuple[str, str, str]] = {}
+    rank = {"killed": 0, "timeout": 1, "survived": 2, "no tests": 3}  # lower wins
+    for copy in copies:
+        if not (copy / "mutants").is_dir():
+            continue
+        for name, (source, outcome) in outcomes(copy).items():
+            if copy.name == MAIN:
+                result[name] = (source, outcome, copy.name)
+            elif name in result and rank.get(outcome, 9) < rank.get(result[name][1], 9):
+                result[name] = (source, outcome, copy.name)  # a second look decided it
+    return result, [c.name for c in copies]
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 2
+    work = Path(argv[0])
+    if not (work / MAIN / "mutants").is_dir():
+        print(f"error: {work / MAIN} holds no mutmut run (expected the work dir of scripts/mutation.sh)")
+        return 2
+    result, copies = combined(work)
+    if "--standing-core" in argv[1:]:
+        for name, (source, outcome, _) in sorted(result.items()):
+            if "strategies" not in source and outcome not in ("killed", "not checked"):
+                print(name)
+        return 0
+    equiv = equivalent()
+    by_file: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    standing = []
+    for name, (source, outcome, who) in sorted(result.items()):
+        label = "equivalent" if outcome != "killed" and name in equiv else outcome
+        by_file[source][label] += 1
+        if label not in ("killed", "not checked"):
+            standing.append(f"    {label}: {name}" + (f"  ({equiv[name]})" if name in equiv else ""))
+    total = collections.Counter()
+    print(f"runs: {', '.join(copies)}")
+    for source, count in sorted(by_file.items()):
+        total.update(count)
+        print(f"{source}: {sum(count.values())} mutants, {dict(count)}")
+    run = sum(v for k, v in total.items() if k != "not checked")
+    killed, eq = total["killed"], total["equivalent"]
+    print(f"total: {sum(total.values())} mutants, {dict(total)}")
+    if run - eq:
+        print(f"score: killed / (run - equivalent) = {killed} / {run - eq} = {100 * killed / (run - eq):.1f}%")
+    print("left standing:")
+    print("\n".join(standing) or "    none")
+    stale = sorted(set(equiv) - set(result))
+    if stale:
+        print(f"note: {len(stale)} names in {EQUIVALENT_FILE.name} are not mutants of this run: {stale[:5]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

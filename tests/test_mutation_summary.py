@@ -1,0 +1,46 @@
+"""scripts/mutation_summary.py combines the per-strategy mutmut runs the way docs/mutation.md says."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "mutation_summary.py"
+CORE = "mcs_conformance.chain.xǁExtractionChainǁresolve__mutmut_{}"
+CHAT = "mcs_conformance.strategies.openai_chat.x__grow__mutmut_{}"
+
+
+def _run(work: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), str(work), *args], capture_output=True, text=True, timeout=60)
+
+
+def _meta(work: Path, copy: str, source: str, codes: dict[str, int | None]) -> None:
+    path = work / copy / "mutants" / f"{source}.meta"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"exit_code_by_key": codes}))
+
+
+def test_a_second_strategy_kills_what_the_first_left_standing(tmp_path: Path) -> None:
+    _meta(tmp_path, "OpenAIChatStrategy", "mcs_conformance/chain.py",
+          {CORE.format(1): 1, CORE.format(2): 0, CORE.format(3): 33, CORE.format(4): 0})
+    _meta(tmp_path, "OpenAIChatStrategy", "mcs_conformance/strategies/openai_chat.py", {CHAT.format(1): 0})
+    first = _run(tmp_path, "--standing-core")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.split() == [CORE.format(2), CORE.format(3), CORE.format(4)]  # never the strategy's own
+
+    _meta(tmp_path, "AnthropicMessagesStrategy", "mcs_conformance/chain.py",
+          {CORE.format(2): 1, CORE.format(3): 0, CORE.format(4): None, CORE.format(9): 1})
+    out = _run(tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "runs: OpenAIChatStrategy, AnthropicMessagesStrategy" in out.stdout
+    assert "mcs_conformance/chain.py: 4 mutants, {'killed': 2, 'survived': 2}" in out.stdout  # 9: not the main run's
+    assert "score: killed / (run - equivalent) = 2 / 5 = 40.0%" in out.stdout
+    assert f"survived: {CHAT.format(1)}" in out.stdout and f"survived: {CORE.format(3)}" in out.stdout
+
+
+def test_no_run_is_a_readable_error(tmp_path: Path) -> None:
+    out = _run(tmp_path)
+    assert out.returncode == 2
+    assert "holds no mutmut run" in out.stdout
