@@ -12,7 +12,8 @@ from .base import Failure, Subject, calls_view, check, given_run, positional_pre
 
 @check(
     "PREFIX-001",
-    "cut after any chunk, extraction yields no call, the final calls so far, or calls marked with error",
+    "cut after any chunk, extraction yields no call, the final calls so far, or calls marked with error; "
+    "after the last chunk, exactly the case's calls",
     why="a valid-JSON prefix executed before the stream ends runs a call the model never finished",
     adr="DESIGN: Invariants (PREFIX); BUG-CLASSES 19",
     applies=lambda s, c: s.own_stream(c) and c.raises is None,
@@ -20,6 +21,7 @@ from .base import Failure, Subject, calls_view, check, given_run, positional_pre
 def stream_prefixes(subject: Subject, case: Case) -> None:
     final = calls_view(case.expect.get("calls", []))
     buf = subject.buffer()
+    got: list = []
     for i, chunk in enumerate(case.chunks):
         try:
             buf.feed(chunk)
@@ -29,6 +31,10 @@ def stream_prefixes(subject: Subject, case: Case) -> None:
         why = positional_prefix_violation(got, final)
         if why:
             raise Failure(f"after chunk {i}: {why}", expected=final, actual=calls_view(got), chunks=case.chunks[: i + 1])
+    mine = case.expect.get("extracted_by", subject.name) == subject.name and not case.expect.get("via_backup")
+    if mine and calls_view(got) != final:
+        raise Failure("after the whole stream, extract(as_dict()) differs from the case's calls", expected=final,
+                      actual=calls_view(got), chunks=case.chunks)
 
 
 @check(
