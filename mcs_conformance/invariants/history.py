@@ -6,6 +6,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from ..chain import ExtractionChain
 from ..corpus import Case
 from ..extraction import extract_calls
 from ..jsonpaths import find, values
@@ -31,6 +32,10 @@ def _continuation(subject: Subject, case: Case) -> tuple[list[ToolCall], list[di
     """The calls and the continuation a driver gets: through the extraction axis of the
     default chain (``extract_calls(...).result_messages``), as a client builds it."""
     chain = subject.chain()
+    if subject.is_text and isinstance(case.final_message, str):
+        # the default chain hands bare text to its first text strategy; an added text
+        # strategy (Hermes, ...) is driven by a chain of its own (see CHAIN-001)
+        chain = ExtractionChain([subject.strategy])
     ex = extract_calls(case.final_message, chain, subject.backup(chain))
     if ex.strategy is not subject.strategy:
         raise Failure(f"the default chain's extraction axis handed the message to "

@@ -16,7 +16,7 @@ from .base import Failure, Subject, check, feed_all, native_view
 def parity(subject: Subject, case: Case) -> None:
     buf, _ = feed_all(subject, case.chunks)
     got = native_view(buf.as_dict())
-    if got != case.expect["message"]:
+    if got != native_view(case.expect["message"]):
         raise Failure(
             "as_dict() differs from the stream=false message", expected=case.expect["message"], actual=got,
             chunks=case.chunks,
