@@ -516,6 +516,40 @@ class ChatAnswersByName(OpenAIChatStrategy):
         return [assistant] + [{"role": "tool", "tool_call_id": r.call.name, "content": r.result} for r in records]
 
 
+class ChatReplaysArgumentsAsEmpty(OpenAIChatStrategy):
+    """The replayed assistant turn sends ``"arguments": "{}"`` for every call (the arguments
+    were "already used"), so the model continues from calls it never made. Breaks
+    HISTORY-005."""
+
+    def result_messages(self, message, records):
+        history = super().result_messages(message, records)
+        for entry in history[0].get("tool_calls", []):
+            entry["function"]["arguments"] = "{}"
+        return history
+
+
+class ChatReplaysWithoutText(OpenAIChatStrategy):
+    """The replayed assistant turn drops the message's text when it has tool calls (only the
+    calls are "needed"), so the model loses what it told the user. Breaks HISTORY-005."""
+
+    def result_messages(self, message, records):
+        history = super().result_messages(message, records)
+        history[0].pop("content", None)
+        return history
+
+
+class ChatTrustsMessageForArguments(_ChatSteps):
+    """The arguments so far are looked up in the message dict, where the accumulator only
+    writes them when ``as_dict()`` is read: a client that renders the message after every
+    chunk makes each later piece replace the text instead of extending it. Breaks PURE-001."""
+
+    def _fold_arguments(self, acc, function, piece):
+        if function.get("arguments") is not None:
+            function["arguments"] = piece
+        else:
+            acc.append(function, "arguments", piece)
+
+
 class ChatKeepsIndex(_ChatSteps):
     """The wire's ``index`` is kept in every ``tool_calls`` entry, so ``as_dict()`` differs
     from the stream=false message (whose calls have no index). Breaks PARITY-001 and

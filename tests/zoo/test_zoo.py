@@ -6,7 +6,8 @@ invariant and case, and must fail that item; the same item must pass for the ref
 strategy of the same format. Every registered invariant id and every bug class of
 BUG-CLASSES.md (rows 1-25) has at least one entry. ``GAPS`` lists bugs the suite does not
 catch today: they are expected to pass it (strictly where the miss is deterministic), so a
-fix of the suite shows up here.
+fix of the suite shows up here. Every case an entry names is a bundled corpus case; the
+hand-written trigger cases of the bug classes no recording shows are ``BUG_CLASS_CASES``.
 """
 
 from __future__ import annotations
@@ -16,11 +17,10 @@ from typing import Any
 
 import pytest
 
+from mcs_conformance.corpus import load_corpus
 from mcs_conformance.invariants import CHECKS
-from mcs_conformance.oracles.openai_chat import final_message as chat_oracle
 
 from . import broken
-from .conftest import ZOO_CASES
 
 REFERENCES = {
     "openai-chat": "OpenAIChatStrategy",
@@ -28,7 +28,20 @@ REFERENCES = {
     "anthropic-messages": "AnthropicMessagesStrategy",
     "text-json": "TextStrategy",
 }
-ZOO_IDS = {case["id"] for case in ZOO_CASES}
+# The hand-written trigger cases of the bug classes no recording shows (bundled since
+# corpus 2026.12.1; they used to live in a zoo corpus of their own).
+BUG_CLASS_CASES = [
+    "openai-chat/syn-interleaved-parallel-calls",  # row 1
+    "openai-chat/syn-same-index-new-ids",  # row 2
+    "openai-chat/syn-calls-without-index",  # row 3
+    "openai-chat/syn-first-call-at-index-1",  # row 4
+    "openai-chat/syn-name-on-every-fragment",  # row 5
+    "openai-chat/syn-arguments-before-id",  # row 6
+    "openai-chat/syn-id-on-every-fragment",  # row 8
+    "anthropic-messages/msg-thinking-then-tool-use",  # row 21
+    "text-json/syn-hermes-tag-split",  # row 24
+    "text-json/msg-closing-tag-in-argument",  # row 25
+]
 
 
 @dataclass(frozen=True)
@@ -49,10 +62,6 @@ class Entry:
         return self.case or self.format
 
     @property
-    def zoo(self) -> bool:
-        return self.case in ZOO_IDS
-
-    @property
     def id(self) -> str:
         return f"{self.check}-{self.strategy}" + (f"-{self.case.split('/', 1)[1]}" if self.case else "")
 
@@ -61,17 +70,17 @@ E = Entry
 CHAT_CALL = "openai-chat/tool-call-non-strict"
 ZOO: list[Entry] = [
     # -- bug classes (BUG-CLASSES.md rows) -------------------------------------------------
-    E("ChatAppendsToLatestCall", "PARITY-001", "openai-chat/zoo-interleaved-parallel-calls", (1,)),
+    E("ChatAppendsToLatestCall", "PARITY-001", "openai-chat/syn-interleaved-parallel-calls", (1,)),
     E("AnthropicAppendsToLatestBlock", "PARITY-001", "anthropic-messages/syn-parallel-tool-use-interleaved", (1,)),
-    E("ChatKeysCallsByIndexOnly", "PARITY-001", "openai-chat/zoo-same-index-new-ids", (2,)),
-    E("ChatKeysCallsByIndexOnly", "PARITY-001", "openai-chat/zoo-calls-without-index", (3,)),
-    E("ChatRequiresIndex", "PARITY-001", "openai-chat/zoo-calls-without-index", (3,)),
-    E("ChatIndexIsListPosition", "PARITY-001", "openai-chat/zoo-first-call-at-index-1", (4,)),
-    E("ChatConcatenatesNames", "PARITY-001", "openai-chat/zoo-name-on-every-fragment", (5,)),
-    E("ChatLateIdOpensNewCall", "PARITY-001", "openai-chat/zoo-arguments-before-id", (6,)),
+    E("ChatKeysCallsByIndexOnly", "PARITY-001", "openai-chat/syn-same-index-new-ids", (2,)),
+    E("ChatKeysCallsByIndexOnly", "PARITY-001", "openai-chat/syn-calls-without-index", (3,)),
+    E("ChatRequiresIndex", "PARITY-001", "openai-chat/syn-calls-without-index", (3,)),
+    E("ChatIndexIsListPosition", "PARITY-001", "openai-chat/syn-first-call-at-index-1", (4,)),
+    E("ChatConcatenatesNames", "PARITY-001", "openai-chat/syn-name-on-every-fragment", (5,)),
+    E("ChatLateIdOpensNewCall", "PARITY-001", "openai-chat/syn-arguments-before-id", (6,)),
     E("ChatIgnoresArgumentsInOpeningDelta", "PARITY-001", "openai-chat/groq-tool-call", (7,)),
     E("ChatIgnoresArgumentsInOpeningDelta", "PARITY-001", "openai-chat/syn-whole-calls-in-one-delta", (7,)),
-    E("ChatRepeatedIdOpensNewCall", "PARITY-001", "openai-chat/zoo-id-on-every-fragment", (8,)),
+    E("ChatRepeatedIdOpensNewCall", "PARITY-001", "openai-chat/syn-id-on-every-fragment", (8,)),
     E("ResponsesMergesFinalSnapshot", "PARITY-001", "openai-responses/azure-tool-call-1", (9,)),
     E("ResponsesMergesFinalSnapshot", "DISPLAY-001", "openai-responses/azure-text-1", (9,)),
     E("ChatContentMeansNoCalls", "EXTRACT-001", "openai-chat/msg-guard-native-call-beside-text-json", (10,)),
@@ -85,7 +94,7 @@ ZOO: list[Entry] = [
     E("AnthropicSwallowsErrorEvent", "DONE-003", "anthropic-messages/syn-error-mid-stream", (14,)),
     E("ResponsesSwallowsErrors", "DONE-003", "openai-responses/openai-error-1", (14,)),
     E("ResponsesSwallowsErrors", "DONE-003", "openai-responses/syn-response-failed", (14,)),
-    E("ChatSettlesOnlyOnToolCalls", "PARITY-001", "openai-chat/syn-tool-calls-finish-stop", (15,)),
+    E("ChatSettlesOnlyOnToolCalls", "PREFIX-001", "openai-chat/syn-tool-calls-finish-stop", (15,)),
     E("AnthropicEmptyInputIsEmptyString", "PARITY-001", "anthropic-messages/anthropic-tool-no-args", (16,)),
     E("AnthropicSeedsInputWithStartBlock", "PARITY-001", "anthropic-messages/tool-use-response", (17,)),
     E("AnthropicParsesEachFragment", "PARITY-001", "anthropic-messages/tool-use-response", (18,)),
@@ -96,15 +105,15 @@ ZOO: list[Entry] = [
     E("TextHealsCutOffCalls", "EXTRACT-001", "text-json/msg-cut-off-call", (19,)),
     E("TextUnescapesEachChunk", "SPLIT-002", "text-json/syn-escapes-split", (20,)),
     E("AnthropicIgnoresSignatureDelta", "PARITY-001", "anthropic-messages/anthropic-clear-thinking-1", (21,)),
-    E("AnthropicDropsThinkingFromHistory", "HISTORY-003", "anthropic-messages/zoo-thinking-then-tool-use", (21,)),
+    E("AnthropicDropsThinkingFromHistory", "HISTORY-003", "anthropic-messages/msg-thinking-then-tool-use", (21,)),
     E("ResponsesDropsReasoningFromHistory", "HISTORY-003",
       "openai-responses/openai-reasoning-encrypted-content-1-part1", (22,)),
     E("ResponsesUsesItemIdAsCallId", "EXTRACT-001", "openai-responses/azure-tool-call-1", (23,)),
     E("ResponsesKeysByItemId", "PARITY-001", "openai-responses/github-copilot-id-rotation-1", (23,)),
     E("ResponsesAnswersWithItemId", "HISTORY-002", "openai-responses/azure-tool-call-1", (23,)),
-    E("TextStripsTagsPerChunk", "PARITY-001", "text-json/zoo-hermes-tag-split", (24,)),
-    E("TextStripsTagsPerChunk", "SPLIT-001", "text-json/zoo-hermes-tag-split", (24,)),
-    E("TextEndsCallAtFirstClosingTag", "EXTRACT-001", "text-json/zoo-closing-tag-in-argument", (25,)),
+    E("TextStripsTagsPerChunk", "PARITY-001", "text-json/syn-hermes-tag-split", (24,)),
+    E("TextStripsTagsPerChunk", "SPLIT-001", "text-json/syn-hermes-tag-split", (24,)),
+    E("TextEndsCallAtFirstClosingTag", "EXTRACT-001", "text-json/msg-closing-tag-in-argument", (25,)),
     # -- the other invariants -------------------------------------------------------------
     E("ChatWithoutFormingName", "STRUCT-001"),
     E("ChatDoneIsFinishReason", "STRUCT-002", CHAT_CALL),
@@ -114,7 +123,7 @@ ZOO: list[Entry] = [
     E("TextClaimsEnvelopes", "RECOG-004", "anthropic-messages/nonstream-anthropic-text"),
     E("ChatKeepsIndex", "PARITY-001", CHAT_CALL),
     E("ChatDropsRepeatedDelta", "SPLIT-001", "openai-chat/tool-calls-parallel-2"),
-    E("TextStripsTagsPerChunk", "SPLIT-003", "text-json/zoo-hermes-tag-split", (24,)),
+    E("TextStripsTagsPerChunk", "SPLIT-003", "text-json/syn-hermes-tag-split", (24,)),
     E("ChatMergesEveryChoice", "NOISE-001", CHAT_CALL),
     E("ChatMergesEveryChoice", "NOISE-002", CHAT_CALL),
     E("ChatStripsIndexInPlace", "PURE-001", CHAT_CALL),
@@ -131,6 +140,9 @@ ZOO: list[Entry] = [
     E("ChatFormingNameOfLatestCall", "NAME-001", "openai-chat/tool-calls-parallel-2"),
     E("ChatToolResultsWithoutCallId", "HISTORY-001", CHAT_CALL),
     E("ChatAnswersByName", "HISTORY-002", "openai-chat/msg-native-parallel-calls"),
+    E("ChatReplaysArgumentsAsEmpty", "HISTORY-005", CHAT_CALL),
+    E("ChatReplaysWithoutText", "HISTORY-005", "openai-chat/msg-guard-native-call-beside-text-json"),
+    E("ChatTrustsMessageForArguments", "PURE-001", CHAT_CALL),
     E("AnthropicOneUserMessagePerResult", "HISTORY-002", "anthropic-messages/msg-parallel-tool-use"),
     E("AnthropicDeclaresNoLeaks", "HISTORY-004", "anthropic-messages/msg-text-leak-json-call"),
     E("TextRendersWithoutEmptyArguments", "ROUNDTRIP-001"),
@@ -207,14 +219,14 @@ def test_every_entry_names_a_broken_strategy_with_its_bug_class() -> None:
 def test_suite_fails_broken_strategy(entry: Entry, run_suite) -> None:
     attempts = TIMED_ATTEMPTS if entry.check.startswith("COST-") else 1
     for _ in range(attempts):
-        run = run_suite(_spec(entry.strategy), [entry.check], _cases(entry), zoo=entry.zoo)
+        run = run_suite(_spec(entry.strategy), [entry.check], _cases(entry))
         if _nodeid(entry) in run.failed:
             return
     pytest.fail(f"expected {_nodeid(entry)} to fail:\n{run.output[-3000:]}")
 
 
 def _reference_runs() -> list[Any]:
-    """(format, check, cases, zoo) for every check the zoo fails, grouped into one run each."""
+    """(format, check, cases) for every check the zoo fails, grouped into one run each."""
     groups: dict[tuple[str, str, bool], list[str]] = {}
     for entry in ZOO + [e for e, _, _ in GAPS]:
         if entry.check == "GOLDEN-001":
@@ -222,14 +234,13 @@ def _reference_runs() -> list[Any]:
         cases = groups.setdefault((entry.format, entry.check, entry.case is None), [])
         if entry.case and entry.case not in cases:
             cases.append(entry.case)
-    return [pytest.param(fmt, check, tuple(cases), any(c in ZOO_IDS for c in cases),
-                         id=f"{check}-{fmt}" + ("" if cases else "-strategy"))
+    return [pytest.param(fmt, check, tuple(cases), id=f"{check}-{fmt}" + ("" if cases else "-strategy"))
             for (fmt, check, _), cases in groups.items()]
 
 
-@pytest.mark.parametrize("fmt,check,cases,zoo", _reference_runs())
-def test_reference_passes_the_same_checks(fmt: str, check: str, cases: tuple[str, ...], zoo: bool, run_suite) -> None:
-    run = run_suite(f"mcs_conformance.strategies:{REFERENCES[fmt]}", [check], list(cases), zoo=zoo)
+@pytest.mark.parametrize("fmt,check,cases", _reference_runs())
+def test_reference_passes_the_same_checks(fmt: str, check: str, cases: tuple[str, ...], run_suite) -> None:
+    run = run_suite(f"mcs_conformance.strategies:{REFERENCES[fmt]}", [check], list(cases))
     assert run.failed == {}, "\n\n".join(run.failed.values())
     expected = {f"mcs-conformance::{check}[{label}]" for label in (cases or [fmt])}
     assert expected <= set(run.passed), sorted(expected - set(run.passed))
@@ -239,10 +250,10 @@ def test_reference_passes_the_same_checks(fmt: str, check: str, cases: tuple[str
 STEP_BASES = {"openai-chat": "_ChatSteps", "anthropic-messages": "_AnthropicSteps"}
 
 
-@pytest.mark.parametrize("fmt,check,cases,zoo", [p for p in _reference_runs() if p.values[0] in STEP_BASES])
-def test_step_bases_pass_the_same_checks(fmt: str, check: str, cases: tuple[str, ...], zoo: bool, run_suite) -> None:
+@pytest.mark.parametrize("fmt,check,cases", [p for p in _reference_runs() if p.values[0] in STEP_BASES])
+def test_step_bases_pass_the_same_checks(fmt: str, check: str, cases: tuple[str, ...], run_suite) -> None:
     """Each broken subclass of a step base differs from a passing strategy by its one bug."""
-    run = run_suite(_spec(STEP_BASES[fmt]), [check], list(cases), zoo=zoo)
+    run = run_suite(_spec(STEP_BASES[fmt]), [check], list(cases))
     assert run.failed == {}, "\n\n".join(run.failed.values())
     expected = {f"mcs-conformance::{check}[{label}]" for label in (cases or [fmt])}
     assert expected <= set(run.passed), sorted(expected - set(run.passed))
@@ -254,7 +265,7 @@ def test_step_bases_pass_the_same_checks(fmt: str, check: str, cases: tuple[str,
      for e, why, strict in GAPS],
 )
 def test_known_gap(entry: Entry, why: str, run_suite) -> None:
-    run = run_suite(_spec(entry.strategy), [entry.check], _cases(entry), zoo=entry.zoo)
+    run = run_suite(_spec(entry.strategy), [entry.check], _cases(entry))
     assert _nodeid(entry) in run.failed, why
 
 
@@ -283,27 +294,25 @@ def test_failure_report_is_useful(run_suite) -> None:
     assert "chunks (11):" in text
 
 
-# -------------------------------------------------------------------------- the zoo corpus is sound
+# -------------------------------------------------------------------------- the trigger cases are sound
 
 
-@pytest.mark.parametrize("case", sorted(ZOO_IDS))
-def test_reference_passes_every_check_on_zoo_cases(case: str, run_suite) -> None:
+def test_every_case_of_the_zoo_is_bundled() -> None:
+    """The zoo runs on the bundled corpus only: every case it names is a bundled case."""
+    bundled = {c.id for c in load_corpus().cases}
+    named = {e.case for e in ZOO + [e for e, _, _ in GAPS] if e.case} | set(BUG_CLASS_CASES)
+    assert sorted(named - bundled) == []
+
+
+@pytest.mark.parametrize("case", BUG_CLASS_CASES)
+def test_reference_passes_every_check_on_bug_class_cases(case: str, run_suite) -> None:
     fmt = case.split("/", 1)[0]
     checks = [c for c in CHECKS if c != "GOLDEN-001"]  # golden snapshots are a per-project choice
-    run = run_suite(f"mcs_conformance.strategies:{REFERENCES[fmt]}", checks, [case], zoo=True)
+    run = run_suite(f"mcs_conformance.strategies:{REFERENCES[fmt]}", checks, [case])
     assert run.failed == {}, "\n\n".join(run.failed.values())
     assert run.passed
 
 
-# The openai SDK accumulator folds these zoo streams right; on the others it has the bug the
-# case is about (it merges same-index calls and repeated names, and crashes on a missing
-# index or a first call at index 1, and concatenates an id repeated on every fragment), so
-# those messages are written by hand only.
-SDK_AGREES = ["openai-chat/zoo-interleaved-parallel-calls", "openai-chat/zoo-arguments-before-id"]
-
-
-@pytest.mark.parametrize("case_id", SDK_AGREES)
-def test_zoo_messages_match_the_sdk_where_it_is_right(case_id: str) -> None:
-    """The hand-written message equals the openai SDK accumulator's for the streams it folds right."""
-    case = next(c for c in ZOO_CASES if c["id"] == case_id)
-    assert chat_oracle(case["chunks"]) == case["expect"]["message"]
+# The hand-written messages of the OpenAI Chat trigger streams are checked against the openai
+# SDK accumulator in tests/test_corpus.py, like every bundled stream's (the ones it folds
+# wrong are listed, with the reason, in SDK_DIFFERS there).
