@@ -9,7 +9,8 @@
 #   MCS_MUT_SCOPE=subset                # subset (default): the core files whole and
 #                                       # openai_chat.py without its per-chunk recognition and
 #                                       # validation functions; full: every mutant of those
-#                                       # files; smoke: chain.py only (checks the setup)
+#                                       # files; core: the core files only; smoke: chain.py
+#                                       # only (checks the setup in minutes)
 #   MCS_MUT_OTHERS="AnthropicMessagesStrategy OpenAIResponsesStrategy TextStrategy"
 #                                       # the strategies whose suites get a second look at the
 #                                       # core mutants openai-chat's suite leaves standing
@@ -81,6 +82,8 @@ export PYTEST_ADDOPTS="--snapshot-warn-unused"
 names=()
 if [ "$scope" = smoke ]; then
   names=("mcs_conformance.chain.*")
+elif [ "$scope" = core ]; then
+  names=("mcs_conformance.buffer.*" "mcs_conformance.chain.*" "mcs_conformance.extraction.*" "mcs_conformance.accumulator.*")
 elif [ "$scope" = subset ]; then
   oc="mcs_conformance.strategies.openai_chat"
   names=("mcs_conformance.buffer.*" "mcs_conformance.chain.*" "mcs_conformance.extraction.*" "mcs_conformance.accumulator.*")
