@@ -185,22 +185,24 @@ class OpenAIChatStrategy:
         return name if isinstance(name, str) and name else None
 
     def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
-        """The assistant turn in request shape, then one ``tool`` message per record."""
+        """The assistant turn in request shape, then one ``tool`` message per record.
+
+        Entries without a function name are left out of the replayed turn: they were never
+        executable, and the API rejects a call whose name is empty.
+        """
         message = _message(message, "result_messages")
         entries = message.get("tool_calls")
         calls: list[dict] = []
         for entry in entries if isinstance(entries, list) else []:
-            if not isinstance(entry, dict):
+            function = entry.get("function") if isinstance(entry, dict) else None
+            name = function.get("name") if isinstance(function, dict) else None
+            if not isinstance(name, str) or not name:
                 continue
-            function = entry.get("function") if isinstance(entry.get("function"), dict) else {}
             arguments = function.get("arguments")
             calls.append(_drop_none({
                 "id": entry.get("id"),
                 "type": "function",
-                "function": {
-                    "name": function.get("name") if isinstance(function.get("name"), str) else "",
-                    "arguments": arguments if isinstance(arguments, str) else "{}",
-                },
+                "function": {"name": name, "arguments": arguments if isinstance(arguments, str) else "{}"},
             }))
         assistant = _drop_none({
             "role": "assistant",
