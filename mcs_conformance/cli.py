@@ -90,7 +90,7 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
         text = json.dumps(case, indent=2, ensure_ascii=False) + "\n"
         if args.output:
             Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-            Path(args.output).write_text(text, encoding="utf-8")
+            Path(args.output).write_text(text, encoding="utf-8", errors="backslashreplace")  # lone surrogates: JSON escapes
             print(f"wrote {args.output}: review expect.* before adding it to a corpus")
         else:
             sys.stdout.write(text)

@@ -104,6 +104,7 @@ def write_counterexample(conf: Any, check: Any, case: Any, failure: Any) -> Path
         return None
     path = Path(conf.config.rootpath) / COUNTEREXAMPLES / case.format / f"{slug}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8",
+                    errors="backslashreplace")  # a lone surrogate becomes its JSON escape
     failure.counterexample = path
     return path

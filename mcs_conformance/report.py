@@ -63,7 +63,8 @@ class Summary:
         p.parent.mkdir(parents=True, exist_ok=True)
         data = self.as_json()
         json_path = p if p.suffix == ".json" else p.with_suffix(".json")
-        json_path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        json_path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8",
+                             errors="backslashreplace")  # a lone surrogate becomes its JSON escape
         md_path = json_path.with_suffix(".md")
         md_path.write_text(markdown(data), encoding="utf-8")
         return [json_path, md_path]

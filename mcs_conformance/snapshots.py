@@ -9,6 +9,7 @@ syrupy's unused-snapshot report (and --snapshot-update's clean-up) stays exact.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,16 @@ from syrupy.extensions.json import JSONSnapshotExtension
 
 __all__ = ["GoldenJSONExtension", "golden_snapshot"]
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
 
 class GoldenJSONExtension(JSONSnapshotExtension):
     """syrupy's JSON extension, matching snapshot files by the cleaned item name."""
+
+    def serialize(self, data: Any, **kwargs: Any) -> str:
+        """syrupy's JSON text, with lone UTF-16 surrogates written as ``\\uXXXX`` escapes:
+        arguments may hold one (a pair cut by the server), and a UTF-8 file cannot."""
+        return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", super().serialize(data, **kwargs))
 
     @classmethod
     def discovery_dirname(cls, *, test_location: Any) -> str:
