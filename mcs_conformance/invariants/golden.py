@@ -28,6 +28,7 @@ def _extraction(subject: Subject, message: Any) -> dict[str, Any]:
         "resolved": ex.resolved.name if ex.resolved else None,
         "strategy": ex.strategy.name if ex.strategy else None,
         "via_backup": ex.via_backup,
+        "source": "the message" if ex.source is message else ex.source,
     }
     records = records_for(ex.calls)
     if records:
