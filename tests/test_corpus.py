@@ -45,6 +45,7 @@ SDK_DIFFERS = {
     "openai-chat/syn-same-index-new-ids": "the SDK keys fragments by index only: two calls sent at index 0 merge "
                                           "into one get_weatherget_time call",
     "openai-chat/syn-calls-without-index": "the SDK needs an index on every tool-call fragment (it raises)",
+    "openai-chat/syn-no-index-continuations": "the SDK needs an index on every tool-call fragment (it raises)",
     "openai-chat/syn-first-call-at-index-1": "the SDK uses the index as a list position: a first call at index 1 "
                                              "makes it raise",
     "openai-chat/syn-name-on-every-fragment": "the SDK concatenates a name repeated on every fragment",
