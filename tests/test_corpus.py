@@ -46,6 +46,9 @@ SDK_DIFFERS = {
                                           "into one get_weatherget_time call",
     "openai-chat/syn-calls-without-index": "the SDK needs an index on every tool-call fragment (it raises)",
     "openai-chat/syn-no-index-continuations": "the SDK needs an index on every tool-call fragment (it raises)",
+    "openai-chat/syn-no-index-late-id": "the SDK needs an index on every tool-call fragment (it raises)",
+    "openai-chat/syn-index-per-fragment-same-id": "the SDK keys fragments by index only: one call whose fragments "
+                                                  "are numbered becomes three, with the arguments torn apart",
     "openai-chat/syn-first-call-at-index-1": "the SDK uses the index as a list position: a first call at index 1 "
                                              "makes it raise",
     "openai-chat/syn-name-on-every-fragment": "the SDK concatenates a name repeated on every fragment",
@@ -62,6 +65,8 @@ SDK_DIFFERS = {
 # Ollama's object arguments: it reads calls where no reference strategy claims the message),
 # or JSON it accepts (NaN). Checked like SDK_DIFFERS: the SDK must really differ.
 SDK_MODELS_DIFFER = {
+    "openai-chat/msg-langchain-ai-message-not-claimed": "the SDK model ignores the LangChain keys and reads a call "
+                                                        "without a function (reading it raises)",
     "openai-chat/syn-tool-call-cut-by-content-filter": "the SDK model reads the cut call's empty arguments as a "
                                                        "complete call without arguments; a cut call is never run",
     "openai-chat/msg-malformed-entry-not-object": "the SDK model takes a string entry for a call (reading it raises)",
