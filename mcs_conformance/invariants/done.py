@@ -9,7 +9,7 @@ from .base import Failure, Subject, check, feed_all
 
 @check(
     "DONE-001",
-    "is_done is false before the completion signal and true on it; buffer.done follows",
+    "is_done is false before the completion signal and true on it; buffer.done follows (and buffer.chunks counts)",
     why="an early 'done' executes a half-streamed call; a missed one hangs the client",
     adr="Decision: Responsibilities (is_done)",
     applies=lambda s, c: s.own_stream(c) and c.expect.get("done") is True and s.descriptor is not None,
@@ -26,6 +26,8 @@ def signal(subject: Subject, case: Case) -> None:
                 f"is_done(chunk {i}) is {not is_signal} but the chunk {'is' if is_signal else 'is not'} the completion signal",
                 chunks=case.chunks[: i + 1],
             )
+        if buf.chunks != i + 1:
+            raise Failure(f"buffer.chunks is {buf.chunks!r} after {i + 1} chunks", chunks=case.chunks[: i + 1])
         if type(buf.done) is not bool:
             raise Failure(f"buffer.done is {buf.done!r} after chunk {i}, not a bool", chunks=case.chunks[: i + 1])
         if is_signal and not buf.done:

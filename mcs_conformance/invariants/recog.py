@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..corpus import Case
+from ..errors import UnrecognizedStream
 from ..generators import json_values
 from ..shapes import describe
 from .base import Failure, Subject, check, given_run
@@ -69,7 +70,8 @@ def claims_own_message(subject: Subject, case: Case) -> None:
 
 @check(
     "RECOG-004",
-    "claims no other format's chunks or messages (native wins; natives never overlap)",
+    "claims no other format's chunks or messages (native wins; natives never overlap); a buffer over it "
+    "refuses another format's stream up front",
     why="a text strategy claiming an envelope, or two natives claiming one shape, breaks 'native wins'",
     adr="The chain reorders on match",
     applies=lambda s, c: c is not None
@@ -80,8 +82,28 @@ def claims_own_message(subject: Subject, case: Case) -> None:
 )
 def refuses_foreign(subject: Subject, case: Case) -> None:
     s = subject.strategy
-    if case.is_stream and case.chunks and _mine_to_refuse(subject, case.format) and s.recognizes(case.chunks[0]):
-        raise Failure(f"recognizes claims the first chunk of a {case.format} stream", chunks=[case.chunks[0]])
+    if case.is_stream and case.chunks and _mine_to_refuse(subject, case.format):
+        first = case.chunks[0]
+        if s.recognizes(first):
+            raise Failure(f"recognizes claims the first chunk of a {case.format} stream", chunks=[first])
+        _refused_up_front(subject, case.format, first)
     claimant = case.expect.get("claimed_by")
     if case.final_message is not None and _mine_to_refuse(subject, claimant) and s.recognizes(case.final_message):
         raise Failure(f"recognizes claims a message that belongs to {claimant}", actual=case.final_message)
+
+
+def _refused_up_front(subject: Subject, fmt: str, first: Any) -> None:
+    """Fed to a buffer over the strategy alone, a foreign first chunk raises UnrecognizedStream
+    naming the strategy and the chunk: the client learns which stream it mixed up, at once."""
+    try:
+        subject.buffer().feed(first)
+    except UnrecognizedStream as exc:
+        text = str(exc)
+        if subject.name not in text or describe(first) not in text:
+            raise Failure("UnrecognizedStream does not name the strategy asked and the chunk refused",
+                          expected=f"mentions {subject.name!r} and {describe(first)}", actual=text) from exc
+        return
+    except Exception as exc:
+        raise Failure(f"feeding the first chunk of a {fmt} stream raised {type(exc).__name__}, not "
+                      f"UnrecognizedStream: {exc}", chunks=[first]) from exc
+    raise Failure(f"a buffer over the strategy accepted the first chunk of a {fmt} stream", chunks=[first])
