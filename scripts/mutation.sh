@@ -15,6 +15,9 @@
 #                                       # the strategies whose suites get a second look at the
 #                                       # core mutants openai-chat's suite leaves standing
 #                                       # (empty: skip that pass)
+#   MCS_MUT_RECHECK=1                   # with MCS_MUT_DIR holding a finished run: run every
+#                                       # mutant left standing again, against the current work
+#                                       # tree (new cases or checks), in OpenAIChatStrategy-recheck/
 #
 # Pass 1 runs every mutant against the suite on OpenAIChatStrategy. The core (buffer, chain,
 # extraction axis, accumulator) serves every strategy, and some of its paths only another
@@ -104,12 +107,20 @@ run() {  # run <dir> <names...>
   echo "$(basename "$dir"): $((end - start)) s"
 }
 
-prepare "$work/OpenAIChatStrategy" OpenAIChatStrategy
-run "$work/OpenAIChatStrategy" "${names[@]}"
-
 summary() {
   "$venv/bin/python" "$repo/scripts/mutation_summary.py" "$work" "$@"
 }
+if [ "${MCS_MUT_RECHECK:-}" = 1 ]; then
+  mapfile -t standing < <(summary --standing)
+  echo "recheck: ${#standing[@]} mutants left standing"
+  prepare "$work/OpenAIChatStrategy-recheck" OpenAIChatStrategy
+  run "$work/OpenAIChatStrategy-recheck" "${standing[@]}"
+  summary | tee "$work/mutation-summary.txt"
+  exit 0
+fi
+
+prepare "$work/OpenAIChatStrategy" OpenAIChatStrategy
+run "$work/OpenAIChatStrategy" "${names[@]}"
 for strategy in $others; do
   mapfile -t standing < <(summary --standing-core)
   [ "${#standing[@]}" -gt 0 ] || break

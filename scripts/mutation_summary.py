@@ -2,6 +2,7 @@
 
     python scripts/mutation_summary.py <work dir>                 # totals, score, every mutant left standing
     python scripts/mutation_summary.py <work dir> --standing-core # names of core mutants no run has killed
+    python scripts/mutation_summary.py <work dir> --standing      # names of every mutant left standing (not equivalent)
 
 ``<work dir>`` holds one mutmut copy per strategy (``OpenAIChatStrategy/``, then the others);
 a mutant counts as killed when the suite on any of them killed it. Mutants listed in
@@ -69,12 +70,15 @@ def main(argv: list[str]) -> int:
         print(f"error: {work / MAIN} holds no mutmut run (expected the work dir of scripts/mutation.sh)")
         return 2
     result, copies = combined(work)
-    if "--standing-core" in argv[1:]:
+    equiv = equivalent()
+    if "--standing-core" in argv[1:] or "--standing" in argv[1:]:
+        core_only = "--standing-core" in argv[1:]
         for name, (source, outcome, _) in sorted(result.items()):
-            if "strategies" not in source and outcome not in ("killed", "not checked"):
+            if outcome in ("killed", "not checked") or (core_only and "strategies" in source):
+                continue
+            if core_only or name not in equiv:
                 print(name)
         return 0
-    equiv = equivalent()
     by_file: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     standing = []
     for name, (source, outcome, who) in sorted(result.items()):

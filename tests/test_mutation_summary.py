@@ -38,6 +38,8 @@ def test_a_second_strategy_kills_what_the_first_left_standing(tmp_path: Path) ->
     assert "mcs_conformance/chain.py: 4 mutants, {'killed': 2, 'survived': 2}" in out.stdout  # 9: not the main run's
     assert "score: killed / (run - equivalent) = 2 / 5 = 40.0%" in out.stdout
     assert f"survived: {CHAT.format(1)}" in out.stdout and f"survived: {CORE.format(3)}" in out.stdout
+    standing = _run(tmp_path, "--standing")
+    assert standing.stdout.split() == [CORE.format(3), CORE.format(4), CHAT.format(1)]  # the strategy's own too
 
 
 def test_no_run_is_a_readable_error(tmp_path: Path) -> None:
