@@ -183,6 +183,14 @@ def _index(event: dict) -> int:
     return index
 
 
+# delta type -> (the block type it belongs to, the block key whose text it grows)
+_GROWING = {
+    "text_delta": ("text", "text"),
+    "thinking_delta": ("thinking", "thinking"),
+    "signature_delta": ("thinking", "signature"),
+}
+
+
 def _misplaced(kind: str, index: int, block_type: str, event: dict) -> MalformedChunk:
     """The error for a known delta sent to a block of a type it does not apply to."""
     return _bad(f"{kind} for content block {index} of type {block_type!r}", event)
@@ -316,30 +324,18 @@ class AnthropicMessagesStrategy:
             view = None if index in views else views.setdefault(index, _PartialInput(block.get("input")))
             acc.append(block, "input", piece, view)
             return ""
-        if kind == "text_delta":
-            if block_type != "text":
+        grows = _GROWING.get(kind)
+        if grows is not None:
+            owner, key = grows
+            if block_type != owner:
                 raise _misplaced(kind, index, block_type, event)
-            text = delta.get("text")
-            if not isinstance(text, str):
-                raise _no_string(kind, "text", event)
-            acc.append(block, "text", text)
-            return text
-        if kind == "thinking_delta":
-            if block_type != "thinking":
-                raise _misplaced(kind, index, block_type, event)
-            piece = delta.get("thinking")
+            piece = delta.get(key)
             if not isinstance(piece, str):
-                raise _no_string(kind, "thinking", event)
-            acc.append(block, "thinking", piece)
-        elif kind == "signature_delta":
-            if block_type != "thinking":
-                raise _misplaced(kind, index, block_type, event)
-            piece = delta.get("signature")
-            if not isinstance(piece, str):
-                raise _no_string(kind, "signature", event)
-            if piece:
-                acc.append(block, "signature", piece)
-        elif kind == "citations_delta":
+                raise _no_string(kind, key, event)
+            if piece or key != "signature":  # an empty signature delta leaves the block as it is
+                acc.append(block, key, piece)
+            return piece if key == "text" else ""
+        if kind == "citations_delta":
             if block_type != "text":
                 raise _misplaced(kind, index, block_type, event)
             citation = copy_tree(delta.get("citation"))
