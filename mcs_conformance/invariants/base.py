@@ -137,6 +137,15 @@ class Subject:
         texts = [s for s in chain if _is_text(s)]
         return texts[-1] if texts else None
 
+    def passed_over(self, message: object) -> bool:
+        """True for bare text and a text strategy the default chain never hands it to: the
+        chain gives bare strings to its first text strategy, and an added one (Hermes, ...)
+        goes after text-json."""
+        if not (self.is_text and isinstance(message, str)):
+            return False
+        first = next((s.name for s in self.chain() if _is_text(s)), None)
+        return self.name != first
+
     def strategy_named(self, name: str | None, chain: ExtractionChain) -> ExtractionStrategy | None:
         for s in chain:
             if s.name == name:

@@ -8,20 +8,16 @@ from hypothesis import strategies as st
 
 from ..corpus import Case
 from ..extraction import extract_calls
-from .base import Failure, Subject, _is_text, calls_view, check, given_run
+from .base import Failure, Subject, calls_view, check, given_run
 
 
 def _applies(s: Subject, c: Case | None) -> bool:
     if c is None or c.final_message is None or c.raises is not None:
         return False
-    if s.is_text and isinstance(c.final_message, str) and s.name != _first_text(s):
+    if s.passed_over(c.final_message):
         return False  # the chain hands bare strings to the first text strategy, not to this one
     e = c.expect
     return s.name in (c.format, e.get("claimed_by"), e.get("extracted_by")) or "guard" in c.tags
-
-
-def _first_text(s: Subject) -> str | None:
-    return next((strategy.name for strategy in s.chain() if _is_text(strategy)), None)
 
 
 def _view(message: Any, subject: Subject, chain) -> dict[str, Any]:

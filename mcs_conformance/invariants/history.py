@@ -31,11 +31,8 @@ def _history_schema(subject: Subject, fmt: str) -> dict[str, Any] | None:
 def _continuation(subject: Subject, case: Case) -> tuple[list[ToolCall], list[dict]]:
     """The calls and the continuation a driver gets: through the extraction axis of the
     default chain (``extract_calls(...).result_messages``), as a client builds it."""
-    chain = subject.chain()
-    if subject.is_text and isinstance(case.final_message, str):
-        # the default chain hands bare text to its first text strategy; an added text
-        # strategy (Hermes, ...) is driven by a chain of its own (see CHAIN-001)
-        chain = ExtractionChain([subject.strategy])
+    # a text strategy the default chain passes over for bare text is driven by a chain of its own
+    chain = ExtractionChain([subject.strategy]) if subject.passed_over(case.final_message) else subject.chain()
     ex = extract_calls(case.final_message, chain, subject.backup(chain))
     if ex.strategy is not subject.strategy:
         raise Failure(f"the default chain's extraction axis handed the message to "
