@@ -152,3 +152,40 @@ def reads_back(subject: Subject, case: Case) -> None:
     text, shown = s.content_text(case.final_message), s.content_text(turns[0])
     if text != shown:
         raise Failure("the replayed assistant turn has other text than the message", expected=text, actual=shown)
+
+
+_STRANGER = "call_mcs_not_in_this_message"
+
+
+@check(
+    "HISTORY-006",
+    "a result for a call the message does not hold is refused with ValueError, or at least never answers "
+    "an id absent from the assistant turn",
+    why="a driver that mixes up results between turns must hear about it; a tool answer for an id the "
+    "assistant turn lacks is rejected by the provider and loses the turn",
+    adr="DESIGN: Core contracts (result_messages)",
+    applies=lambda s, c: _mine(s, c) and s.descriptor is not None and "result_ids" in s.descriptor.history
+    and not c.expect.get("via_backup"),
+)
+def stranger_refused(subject: Subject, case: Case) -> None:
+    from ..protocol import ToolCallRecord
+
+    calls, _ = _continuation(subject, case)
+    records = records_for(calls)
+    first = records[0].call
+    stranger = ToolCallRecord(call=ToolCall(name=first.name, arguments=first.arguments, id=_STRANGER),
+                              result="a result for a call of another turn")
+    try:
+        history = subject.strategy.result_messages(case.final_message, [*records, stranger])
+    except ValueError:
+        return
+    except Exception as exc:  # noqa: BLE001 -- the wrong exception type is the finding
+        raise Failure(f"result_messages raised {type(exc).__name__} for a record of another turn, not ValueError: "
+                      f"{exc}") from None
+    h = subject.descriptor.history
+    call_ids, result_ids = values(history, h["call_ids"]), values(history, h["result_ids"])
+    unpaired = [r for r in result_ids if r not in call_ids]
+    if unpaired:
+        raise Failure(f"result_messages answered ids the assistant turn does not hold: {unpaired}",
+                      detail=f"the records answered {[r.call.id for r in records]} and {_STRANGER!r}, a call of "
+                      f"another turn", actual=history)

@@ -528,6 +528,15 @@ class ChatReplaysArgumentsAsEmpty(OpenAIChatStrategy):
         return history
 
 
+class ChatAnswersAnyCallId(OpenAIChatStrategy):
+    """Answers every record with a ``tool`` message, whether or not the assistant turn holds
+    its call id (no check that the results belong to this message). Breaks HISTORY-006."""
+
+    def result_messages(self, message, records):
+        assistant = super().result_messages(message, [])
+        return assistant + [{"role": "tool", "tool_call_id": r.call.id, "content": r.result} for r in records]
+
+
 class ChatReplaysWithoutText(OpenAIChatStrategy):
     """The replayed assistant turn drops the message's text when it has tool calls (only the
     calls are "needed"), so the model loses what it told the user. Breaks HISTORY-005."""

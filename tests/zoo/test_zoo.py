@@ -142,6 +142,7 @@ ZOO: list[Entry] = [
     E("ChatAnswersByName", "HISTORY-002", "openai-chat/msg-native-parallel-calls"),
     E("ChatReplaysArgumentsAsEmpty", "HISTORY-005", CHAT_CALL),
     E("ChatReplaysWithoutText", "HISTORY-005", "openai-chat/msg-guard-native-call-beside-text-json"),
+    E("ChatAnswersAnyCallId", "HISTORY-006", CHAT_CALL),
     E("ChatTrustsMessageForArguments", "PURE-001", CHAT_CALL),
     E("AnthropicOneUserMessagePerResult", "HISTORY-002", "anthropic-messages/msg-parallel-tool-use"),
     E("AnthropicDeclaresNoLeaks", "HISTORY-004", "anthropic-messages/msg-text-leak-json-call"),
