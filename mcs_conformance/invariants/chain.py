@@ -50,7 +50,7 @@ def routed(subject: Subject, case: Case) -> None:
 
 @check(
     "CHAIN-002",
-    "promotion on match never changes a result over any sequence of messages",
+    "promotion on match never changes a result over any sequence of messages, and puts the match in front",
     why="the chain reorders itself; correctness must not depend on what came before",
     adr="The chain reorders on match",
     scope="strategy",
@@ -69,6 +69,13 @@ def promotion(subject: Subject, case: None) -> None:
                 raise Failure(
                     "a chain promoted by earlier messages extracted differently from a fresh chain",
                     expected=fresh, actual=promoted, detail=f"message sequence (indexes): {sequence}",
+                )
+            claimant = subject.chain().resolve(messages[i])
+            lead = shared.strategies[0]
+            if claimant is not None and lead.name != claimant.name:
+                raise Failure(  # a harness check: it fails with a broken reference chain, not a strategy
+                    "after resolving a message the chain's front is not the strategy that claimed it",
+                    expected=claimant.name, actual=lead.name, detail=f"message sequence (indexes): {sequence}",
                 )
 
     given_run(subject, st.lists(st.integers(0, len(messages) - 1), min_size=1, max_size=12), run)
