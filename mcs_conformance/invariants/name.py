@@ -18,7 +18,8 @@ def grows(subject: Subject, case: Case) -> None:
     """The expected final name is the first call's when this strategy extracts the calls."""
     calls = case.expect.get("calls", [])
     mine = case.expect.get("extracted_by") == subject.name and not case.expect.get("via_backup")
-    final = calls[0]["name"] if calls and mine else None  # a call in the text channel is the text strategy's
+    # a call in the text channel is the text strategy's; a nameless call has no name to show
+    final = (calls[0]["name"] or None) if calls and mine else None
     buf = subject.buffer()
     seen: str | None = None
     for i, chunk in enumerate(case.chunks):
@@ -28,7 +29,7 @@ def grows(subject: Subject, case: Case) -> None:
             return
         name = subject.strategy.forming_name(buf.as_dict())
         if final is None and name is not None:
-            raise Failure(f"forming_name is {name!r} after chunk {i} on a stream with no call", chunks=case.chunks[: i + 1])
+            raise Failure(f"forming_name is {name!r} after chunk {i} on a stream with no named call", chunks=case.chunks[: i + 1])
         if seen is not None and (name is None or not name.startswith(seen)):
             raise Failure(
                 f"forming_name went from {seen!r} to {name!r} after chunk {i}: it must only grow",
