@@ -53,6 +53,7 @@ def outputs(subject: Subject, case: Case) -> dict[str, Any]:
         out.update(message=message, display=deltas, done=buf.done)
     if not s.recognizes(message):
         out["claims_message"] = False
+        out["extraction"] = _extraction(subject, message)  # who takes it instead, if anyone
         return out
     out["calls"] = _calls(s.extract(message))
     out["content_text"] = s.content_text(message)
@@ -66,7 +67,8 @@ def outputs(subject: Subject, case: Case) -> dict[str, Any]:
     "the strategy's outputs for the case equal its snapshot (refresh with --snapshot-update)",
     why="a change in what a strategy returns shows up as a reviewed diff, not by surprise",
     adr="DESIGN: The plugin (golden outputs)",
-    applies=lambda s, c: c is not None and (s.own_stream(c) or c.expect.get("claimed_by") == s.name),
+    applies=lambda s, c: c is not None and (s.own_stream(c) or c.expect.get("claimed_by") == s.name
+                                            or (c.format == s.name and not c.is_stream)),
 )
 def golden(subject: Subject, case: Case) -> None:
     snapshot = subject.settings["snapshot"]
