@@ -637,7 +637,7 @@ def test_golden_snapshots_are_created_per_strategy_and_then_pass(pytester: pytes
     first = run(pytester, f"--mcs-strategy={REFERENCE}", *GOLDEN)
     assert first.ret == 1
     assert set(outcomes(first).values()) == {"FAILED"} and len(outcomes(first)) == 2
-    assert first.stdout.str().count("no snapshot for this case yet") >= 2
+    assert first.stdout.str().count("no snapshot for this item yet") >= 2
 
     update = run(pytester, f"--mcs-strategy={REFERENCE}", *GOLDEN, "--snapshot-update")
     assert update.ret == 0

@@ -71,14 +71,63 @@ def outputs(subject: Subject, case: Case) -> dict[str, Any]:
                                             or (c.format == s.name and not c.is_stream)),
 )
 def golden(subject: Subject, case: Case) -> None:
+    _compare(subject, outputs(subject, case))
+
+
+def _compare(subject: Subject, got: dict[str, Any]) -> None:
     snapshot = subject.settings["snapshot"]
     try:
-        assert snapshot == outputs(subject, case)
+        assert snapshot == got
     except AssertionError:
         diff = _ANSI.sub("", "\n".join(str(line) for line in snapshot.get_assert_diff()))
         missing = "does not exist" in diff
         raise Failure(
-            "there is no snapshot for this case yet" if missing else "the outputs differ from the reviewed snapshot",
+            "there is no snapshot for this item yet" if missing else "the outputs differ from the reviewed snapshot",
             detail=(diff + "\n\n" if not missing else "")
             + "If the change is intended, accept it with --snapshot-update and commit the __snapshots__ folder.",
         ) from None
+
+
+def _plain(value: Any) -> Any:
+    """An answer as JSON: calls in full, an exception as its type and text."""
+    if isinstance(value, BaseException):
+        return {"error": type(value).__name__, "detail": str(value)}
+    if isinstance(value, list) and value and all(hasattr(c, "raw_arguments") for c in value):
+        return _calls(value)
+    return value
+
+
+def non_message_outputs(subject: Subject) -> dict[str, Any]:
+    """What the strategy, and a driver with it in the default chain, make of each non-message."""
+    from .struct import NON_MESSAGES, answers
+
+    out: dict[str, Any] = {}
+    for label, value in NON_MESSAGES:
+        chain = subject.chain()
+        driver: Any
+        try:
+            ex = extract_calls(value, chain, subject.backup(chain))
+        except Exception as exc:  # noqa: BLE001 -- a refusal is an answer too
+            driver = _plain(exc)
+        else:
+            try:
+                continuation: Any = ex.result_messages([])
+            except Exception as exc:  # noqa: BLE001 -- the refusal and its wording are under review
+                continuation = exc
+            driver = {"resolved": ex.resolved.name if ex.resolved else None,
+                      "strategy": ex.strategy.name if ex.strategy else None,
+                      "calls": _calls(ex.calls), "continuation": _plain(continuation)}
+        out[label] = {**{method: _plain(got) for method, got in answers(subject, value).items()}, "driver": driver}
+    return out
+
+
+@check(
+    "GOLDEN-002",
+    "what the strategy answers, and raises, for objects that are no message equals its snapshot",
+    why="error texts are part of what an author ships: a changed or emptied message shows up as a reviewed "
+    "diff, not in a user's log",
+    adr="DESIGN: The plugin (golden outputs)",
+    scope="strategy",
+)
+def golden_non_messages(subject: Subject, case: None) -> None:
+    _compare(subject, non_message_outputs(subject))

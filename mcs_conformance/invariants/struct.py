@@ -85,3 +85,63 @@ def return_types(subject: Subject, case) -> None:
             break
     if problems:
         raise Failure("a protocol method returned the wrong type", detail="\n".join(problems))
+
+
+# Objects that are no assembled message of any format: what a driver hands a strategy by
+# mistake, or before the first chunk (as_dict() is None then). GOLDEN-002 reviews the answers.
+NON_MESSAGES: tuple[tuple[str, object], ...] = (
+    ("None", None),
+    ("a number", 0),
+    ("a list", ["a", 1]),
+    ("an empty object", {}),
+)
+
+
+def answers(subject: Subject, value: object) -> dict[str, object]:
+    """What each reading method makes of ``value``: its result, or the exception it raised."""
+    s = subject.strategy
+    calls = (
+        ("extract", lambda: s.extract(value)),
+        ("content_text", lambda: s.content_text(value)),
+        ("forming_name", lambda: s.forming_name(value)),
+        ("result_messages", lambda: s.result_messages(value, [])),
+    )
+    out: dict[str, object] = {}
+    for method, call in calls:
+        try:
+            out[method] = call()
+        except Exception as exc:  # noqa: BLE001 -- what the strategy raises is the answer under review
+            out[method] = exc
+    return out
+
+
+_RETURNS = {
+    "extract": lambda v: isinstance(v, list) and all(isinstance(c, ToolCall) for c in v),
+    "content_text": lambda v: isinstance(v, str),
+    "forming_name": lambda v: v is None or isinstance(v, str),
+    "result_messages": lambda v: isinstance(v, list) and all(isinstance(m, dict) for m in v),
+}
+
+
+@check(
+    "STRUCT-003",
+    "extract, content_text, forming_name and result_messages given a non-message (None, a number, a list, "
+    "an empty object) return the protocol's type or raise ValueError, never another exception",
+    why="a driver reads as_dict() before the first chunk (None) and may hand over the wrong object; it must "
+    "get an answer or a clear error, never a crash from deep inside the strategy",
+    adr="Decision: Responsibilities",
+    scope="strategy",
+)
+def non_messages(subject: Subject, case: None) -> None:
+    problems = []
+    for label, value in NON_MESSAGES:
+        for method, got in answers(subject, value).items():
+            if isinstance(got, ValueError):
+                continue
+            if isinstance(got, BaseException):
+                problems.append(f"{method}({label}: {value!r}) raised {type(got).__name__}: {got}")
+            elif not _RETURNS[method](got):
+                problems.append(f"{method}({label}: {value!r}) returned {got!r}, not the protocol's type")
+    if problems:
+        raise Failure("a reading method crashed on, or mistyped its answer to, an object that is no message",
+                      detail="\n".join(problems))

@@ -537,6 +537,26 @@ class ChatAnswersAnyCallId(OpenAIChatStrategy):
         return assistant + [{"role": "tool", "tool_call_id": r.call.id, "content": r.result} for r in records]
 
 
+class ChatReadsAnyObject(OpenAIChatStrategy):
+    """Reads ``tool_calls`` from whatever it is given, without checking that it is a message:
+    ``extract(None)`` dies with AttributeError deep inside. Breaks STRUCT-003."""
+
+    def extract(self, message):
+        if message.get("tool_calls") is None:
+            return []
+        return super().extract(message)
+
+
+class ChatRefusesWithoutReason(OpenAIChatStrategy):
+    """Refuses a non-message with a bare ``ValueError()``: the right type, but the driver's log
+    says nothing. Breaks GOLDEN-002 (the reviewed error text changed)."""
+
+    def extract(self, message):
+        if not isinstance(message, dict):
+            raise ValueError()
+        return super().extract(message)
+
+
 class ChatReplaysWithoutText(OpenAIChatStrategy):
     """The replayed assistant turn drops the message's text when it has tool calls (only the
     calls are "needed"), so the model loses what it told the user. Breaks HISTORY-005."""

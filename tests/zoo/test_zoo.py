@@ -143,6 +143,8 @@ ZOO: list[Entry] = [
     E("ChatReplaysArgumentsAsEmpty", "HISTORY-005", CHAT_CALL),
     E("ChatReplaysWithoutText", "HISTORY-005", "openai-chat/msg-guard-native-call-beside-text-json"),
     E("ChatAnswersAnyCallId", "HISTORY-006", CHAT_CALL),
+    E("ChatReadsAnyObject", "STRUCT-003"),
+    E("ChatRefusesWithoutReason", "GOLDEN-002"),
     E("ChatTrustsMessageForArguments", "PURE-001", CHAT_CALL),
     E("AnthropicOneUserMessagePerResult", "HISTORY-002", "anthropic-messages/msg-parallel-tool-use"),
     E("AnthropicDeclaresNoLeaks", "HISTORY-004", "anthropic-messages/msg-text-leak-json-call"),
@@ -216,7 +218,7 @@ def test_every_entry_names_a_broken_strategy_with_its_bug_class() -> None:
 # -------------------------------------------------------------------------- the suite catches each bug
 
 
-@pytest.mark.parametrize("entry", [e for e in ZOO if e.check != "GOLDEN-001"], ids=lambda e: e.id)
+@pytest.mark.parametrize("entry", [e for e in ZOO if not e.check.startswith("GOLDEN-")], ids=lambda e: e.id)
 def test_suite_fails_broken_strategy(entry: Entry, run_suite) -> None:
     attempts = TIMED_ATTEMPTS if entry.check.startswith("COST-") else 1
     for _ in range(attempts):
@@ -230,7 +232,7 @@ def _reference_runs() -> list[Any]:
     """(format, check, cases) for every check the zoo fails, grouped into one run each."""
     groups: dict[tuple[str, str, bool], list[str]] = {}
     for entry in ZOO + [e for e, _, _ in GAPS]:
-        if entry.check == "GOLDEN-001":
+        if entry.check.startswith("GOLDEN-"):
             continue
         cases = groups.setdefault((entry.format, entry.check, entry.case is None), [])
         if entry.case and entry.case not in cases:
@@ -270,9 +272,9 @@ def test_known_gap(entry: Entry, why: str, run_suite) -> None:
     assert _nodeid(entry) in run.failed, why
 
 
-def test_golden_catches_changed_outputs(run_suite) -> None:
-    """GOLDEN-001: snapshots written for the reference; the broken strategy's outputs differ."""
-    entry = next(e for e in ZOO if e.check == "GOLDEN-001")
+@pytest.mark.parametrize("entry", [e for e in ZOO if e.check.startswith("GOLDEN-")], ids=lambda e: e.id)
+def test_golden_catches_changed_outputs(entry: Entry, run_suite) -> None:
+    """GOLDEN: snapshots written for the reference; the broken strategy's outputs differ."""
     made = run_suite(_reference(entry), [entry.check], _cases(entry), "--snapshot-update")
     assert made.failed == {} and _nodeid(entry) in made.passed, made.output[-3000:]
     again = run_suite(_reference(entry), [entry.check], _cases(entry))
@@ -308,7 +310,7 @@ def test_every_case_of_the_zoo_is_bundled() -> None:
 @pytest.mark.parametrize("case", BUG_CLASS_CASES)
 def test_reference_passes_every_check_on_bug_class_cases(case: str, run_suite) -> None:
     fmt = case.split("/", 1)[0]
-    checks = [c for c in CHECKS if c != "GOLDEN-001"]  # golden snapshots are a per-project choice
+    checks = [c for c in CHECKS if not c.startswith("GOLDEN-")]  # golden snapshots are a per-project choice
     run = run_suite(f"mcs_conformance.strategies:{REFERENCES[fmt]}", checks, [case])
     assert run.failed == {}, "\n\n".join(run.failed.values())
     assert run.passed
