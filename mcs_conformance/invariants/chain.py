@@ -57,6 +57,7 @@ def routed(subject: Subject, case: Case) -> None:
     hypothesis=True,
 )
 def promotion(subject: Subject, case: None) -> None:
+    _buffer_shares_chain(subject)
     messages = [c.final_message for c in subject.corpus.cases if _applies(subject, c)]
     if not messages:
         return
@@ -79,3 +80,26 @@ def promotion(subject: Subject, case: None) -> None:
                 )
 
     given_run(subject, st.lists(st.integers(0, len(messages) - 1), min_size=1, max_size=12), run)
+
+
+def _buffer_shares_chain(subject: Subject) -> None:
+    """A buffer built on a chain resolves on that chain (DESIGN: one ordered list shared by
+    buffer and driver), so the stream's claimant is in front for the driver afterwards. A
+    harness check: it fails with a broken reference buffer, not with a broken strategy."""
+    from ..buffer import LLMStreamBuffer
+    from ..errors import MCSError
+
+    first = next((c.chunks[0] for c in subject.corpus.cases if subject.own_stream(c) and c.chunks), None)
+    if first is None:
+        return
+    chain = subject.chain()
+    buf = LLMStreamBuffer(chain)
+    try:
+        buf.feed(first)
+    except MCSError:
+        return  # RECOG and STRUCT report a first chunk the strategy refuses
+    claimant = subject.chain().resolve(first)
+    if claimant is not None and (buf.chain is not chain or chain.strategies[0].name != claimant.name):
+        raise Failure("a buffer built on the default chain did not resolve on that chain: the driver's chain "
+                      "does not have the stream's strategy in front",
+                      expected=claimant.name, actual=[s.name for s in chain.strategies])
