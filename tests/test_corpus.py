@@ -90,6 +90,9 @@ SDK_MODELS_DIFFER = {
     "openai-chat/msg-content-parts-with-refusal-part": "the SDK model's content is a string: it returns the parts "
                                                        "list, not their text",
     "openai-chat/msg-call-id-empty": "the SDK model keeps the empty id as \"\"; an empty id is no id",
+    "openai-chat/syn-call-id-empty-throughout": "the SDK model keeps the empty ids as \"\"; an empty id is no id",
+    "openai-chat/msg-incomplete-marker-not-a-string": "the SDK model ignores mcs_incomplete (this library's key) "
+                                                      "and reads an executable call",
     "openai-chat/msg-tool-calls-beside-choices-not-claimed": "the SDK model ignores the envelope's choices and reads "
                                                              "its call",
     "openai-chat/msg-tool-calls-beside-object-not-claimed": "the SDK model ignores the envelope's object and reads "

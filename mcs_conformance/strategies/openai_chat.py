@@ -40,6 +40,8 @@ Decisions beyond the wire (where the SDK would differ):
 * A delta's ``tool_calls: []`` stays ``[]`` (the SDK's final completion turns it into
   ``null``). A choice without ``index`` counts as choice 0.
 * A chunk with a truthy ``error`` member is a provider error: it raises ``StreamError``.
+* A call without an id (absent, or ``""`` throughout) is replayed by ``result_messages``
+  under an id made up for the continuation, ``call_mcs_<n>``: the API needs one.
 * ``extract`` joins UTF-16 surrogate pairs that reached the arguments as two separate
   characters (a pair split across two chunks by a server) before parsing them.
 """
@@ -188,36 +190,53 @@ class OpenAIChatStrategy:
         """The assistant turn in request shape, then one ``tool`` message per record.
 
         Entries without a function name are left out of the replayed turn: they were never
-        executable, and the API rejects a call whose name is empty.
+        executable, and the API rejects a call whose name is empty. The API also needs an id
+        on every call and tool result: a call that came without one (absent, or ``""`` as
+        some compatible servers send) is replayed as ``call_mcs_<n>`` (n: its position in
+        ``tool_calls``), and a record of that call, found by equality with what ``extract``
+        returns, answers that id.
         """
         message = _message(message, "result_messages")
         entries = message.get("tool_calls")
+        entries = entries if isinstance(entries, list) else []
+        taken = {e.get("id") for e in entries if isinstance(e, dict)}
         calls: list[dict] = []
-        for entry in entries if isinstance(entries, list) else []:
+        made: dict[int, str] = {}  # position in tool_calls -> the id made up for the replay
+        for n, entry in enumerate(entries):
             function = entry.get("function") if isinstance(entry, dict) else None
             name = function.get("name") if isinstance(function, dict) else None
             if not isinstance(name, str) or not name:
                 continue
+            call_id = entry.get("id")
+            if not isinstance(call_id, str) or not call_id:
+                call_id = f"call_mcs_{n}"
+                while call_id in taken:
+                    call_id += "_"
+                made[n] = call_id
             arguments = function.get("arguments")
-            calls.append(_drop_none({
-                "id": entry.get("id"),
+            calls.append({
+                "id": call_id,
                 "type": "function",
                 "function": {"name": name, "arguments": arguments if isinstance(arguments, str) else "{}"},
-            }))
+            })
         assistant = _drop_none({
             "role": "assistant",
             "content": self.content_text(message) or None,
             "refusal": message.get("refusal") if isinstance(message.get("refusal"), str) else None,
             "tool_calls": calls or None,
         })
-        known = [c.get("id") for c in calls]
+        known = [c["id"] for c in calls]
+        extracted = self.extract(message) if made else []
         out = [assistant]
-        for n, record in enumerate(records):
+        for k, record in enumerate(records):
             call_id = record.call.id
+            if call_id is None:
+                n = next((n for n in made if extracted[n] == record.call), None)
+                call_id = made.pop(n) if n is not None else None
             if call_id is None or call_id not in known:
                 raise ValueError(
-                    f"{_NAME}: record {n} answers call id {call_id!r}, which is not a call of the "
-                    f"assistant message (its call ids: {known})"
+                    f"{_NAME}: record {k} answers call id {record.call.id!r}, which is not a call of the "
+                    f"assistant message (its call ids: {known}; a call without an id is answered once)"
                 )
             out.append({"role": "tool", "tool_call_id": call_id, "content": record.result})
         return out

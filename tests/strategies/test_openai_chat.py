@@ -462,6 +462,27 @@ def test_result_messages_reject_an_unknown_call_id():
         S.result_messages(message, [ToolCallRecord(ToolCall(name="f", id="nope"), "x")])
 
 
+def test_result_messages_make_up_ids_for_calls_without_one():
+    """id "" or no id: replayed as call_mcs_<position>, clear of the message's own ids; each
+    record of such a call answers the made-up id once."""
+    def call(name, **extra):
+        return {"type": "function", "function": {"name": name, "arguments": "{}"}, **extra}
+
+    message = {"role": "assistant", "tool_calls": [call("a", id=""), call("a"), call("c", id="call_mcs_0")]}
+    first, second, third = S.extract(message)
+    assert first.id is None and second.id is None and first == second
+    out = S.result_messages(message, [ToolCallRecord(third, "3"), ToolCallRecord(first, "1"),
+                                      ToolCallRecord(second, "2")])
+    assert [c["id"] for c in out[0]["tool_calls"]] == ["call_mcs_0_", "call_mcs_1", "call_mcs_0"]
+    assert [(m["tool_call_id"], m["content"]) for m in out[1:]] == [
+        ("call_mcs_0", "3"), ("call_mcs_0_", "1"), ("call_mcs_1", "2")]
+    with pytest.raises(ValueError, match="answered once"):
+        S.result_messages(message, [ToolCallRecord(first, "1"), ToolCallRecord(first, "1"),
+                                    ToolCallRecord(first, "1")])
+    with pytest.raises(ValueError, match="None"):
+        S.result_messages(message, [ToolCallRecord(ToolCall(name="b"), "x")])
+
+
 # -- recognition -----------------------------------------------------------------------------------
 def test_recognizes_its_chunks_and_nothing_else():
     for rel in RECORDINGS:
