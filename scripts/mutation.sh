@@ -10,7 +10,8 @@
 #                                       # openai_chat.py without its per-chunk recognition and
 #                                       # validation functions; full: every mutant of those
 #                                       # files; core: the core files only; smoke: chain.py
-#                                       # only (checks the setup in minutes)
+#                                       # only (checks the setup in minutes); rest: only the
+#                                       # openai_chat.py functions subset leaves out
 #   MCS_MUT_OTHERS="AnthropicMessagesStrategy OpenAIResponsesStrategy TextStrategy"
 #                                       # the strategies whose suites get a second look at the
 #                                       # core mutants openai-chat's suite leaves standing
@@ -95,6 +96,12 @@ elif [ "$scope" = subset ]; then
   done
   for f in is_message grow merge extend is_number fold_tool_calls settle route new_call fold_fragment \
            fold_name message to_call reject_constant parse_arguments drop_none error_text; do
+    names+=("$oc.x__${f}__mutmut_*")
+  done
+elif [ "$scope" = rest ]; then
+  oc="mcs_conformance.strategies.openai_chat"
+  names=("$oc.xǁOpenAIChatStrategyǁrecognizes__mutmut_*" "$oc.xǁOpenAIChatStrategyǁis_done__mutmut_*")
+  for f in is_chunk as_index wrong choice0 fragments at; do
     names+=("$oc.x__${f}__mutmut_*")
   done
 fi
