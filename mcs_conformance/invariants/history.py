@@ -165,33 +165,44 @@ _STRANGER = "call_mcs_not_in_this_message"
 
 @check(
     "HISTORY-006",
-    "a result for a call the message does not hold is refused with ValueError, or at least never answers "
-    "an id absent from the assistant turn",
-    why="a driver that mixes up results between turns must hear about it; a tool answer for an id the "
-    "assistant turn lacks is rejected by the provider and loses the turn",
+    "a result for a call the message does not hold (with an id, or without one) is refused with a ValueError "
+    "naming that id, or at least never answers an id absent from the assistant turn",
+    why="a driver that mixes up results between turns must hear about it, and which record was wrong; a tool "
+    "answer for an id the assistant turn lacks is rejected by the provider and loses the turn",
     adr="DESIGN: Core contracts (result_messages)",
     applies=lambda s, c: _mine(s, c) and s.descriptor is not None and "result_ids" in s.descriptor.history
     and not c.expect.get("via_backup"),
 )
 def stranger_refused(subject: Subject, case: Case) -> None:
-    from ..protocol import ToolCallRecord
-
     calls, _ = _continuation(subject, case)
     records = records_for(calls)
     first = records[0].call
-    stranger = ToolCallRecord(call=ToolCall(name=first.name, arguments=first.arguments, id=_STRANGER),
-                              result="a result for a call of another turn")
+    strangers = (
+        ToolCall(name=first.name, arguments=first.arguments, id=_STRANGER),
+        ToolCall(name=first.name, arguments={"mcs": "a call of another turn, without an id"}, id=None),
+    )
+    for stranger in strangers:
+        _refuses(subject, case, records, stranger)
+
+
+def _refuses(subject: Subject, case: Case, records: list, stranger: ToolCall) -> None:
+    from ..protocol import ToolCallRecord
+
+    extra = ToolCallRecord(call=stranger, result="a result for a call of another turn")
     try:
-        history = subject.strategy.result_messages(case.final_message, [*records, stranger])
-    except ValueError:
+        history = subject.strategy.result_messages(case.final_message, [*records, extra])
+    except ValueError as exc:
+        if repr(stranger.id) not in str(exc) and str(stranger.id) not in str(exc):
+            raise Failure(f"result_messages refused a record of another turn (call id {stranger.id!r}) without "
+                          f"naming the id: {exc!r}") from None
         return
     except Exception as exc:  # noqa: BLE001 -- the wrong exception type is the finding
-        raise Failure(f"result_messages raised {type(exc).__name__} for a record of another turn, not ValueError: "
-                      f"{exc}") from None
+        raise Failure(f"result_messages raised {type(exc).__name__} for a record of another turn (call id "
+                      f"{stranger.id!r}), not ValueError: {exc}") from None
     h = subject.descriptor.history
     call_ids, result_ids = values(history, h["call_ids"]), values(history, h["result_ids"])
     unpaired = [r for r in result_ids if r not in call_ids]
-    if unpaired:
-        raise Failure(f"result_messages answered ids the assistant turn does not hold: {unpaired}",
-                      detail=f"the records answered {[r.call.id for r in records]} and {_STRANGER!r}, a call of "
-                      f"another turn", actual=history)
+    if unpaired or len(result_ids) > len(records):
+        raise Failure(f"result_messages answered a record of another turn (call id {stranger.id!r})",
+                      detail=f"the records answered {[r.call.id for r in records]} and a call of another turn; "
+                      f"results answering ids the turn does not hold: {unpaired}", actual=history)
