@@ -45,6 +45,12 @@ def _mine(s: Subject, c: Case | None) -> bool:
     return c is not None and c.expect.get("extracted_by") == s.name and c.final_message is not None and _executable(c)
 
 
+def _native_with(s: Subject, c: Case | None, key: str) -> bool:
+    """The case's calls are the strategy's own (not leaked), and its descriptor declares ``key``
+    in ``history``."""
+    return _mine(s, c) and s.descriptor is not None and key in s.descriptor.history and not c.expect.get("via_backup")
+
+
 @check(
     "HISTORY-001",
     "result_messages validates against the format's request-side history schema",
@@ -138,8 +144,7 @@ def leak_continuation(subject: Subject, case: Case) -> None:
     why="a continuation that replays other arguments, names or text than the model produced rewrites the "
     "conversation the model continues from",
     adr="DESIGN: Core contracts (result_messages)",
-    applies=lambda s, c: _mine(s, c) and s.descriptor is not None and "assistant_turn" in s.descriptor.history
-    and not c.expect.get("via_backup"),
+    applies=lambda s, c: _native_with(s, c, "assistant_turn"),
 )
 def reads_back(subject: Subject, case: Case) -> None:
     calls, history = _continuation(subject, case)
@@ -170,8 +175,7 @@ _STRANGER = "call_mcs_not_in_this_message"
     why="a driver that mixes up results between turns must hear about it, and which record was wrong; a tool "
     "answer for an id the assistant turn lacks is rejected by the provider and loses the turn",
     adr="DESIGN: Core contracts (result_messages)",
-    applies=lambda s, c: _mine(s, c) and s.descriptor is not None and "result_ids" in s.descriptor.history
-    and not c.expect.get("via_backup"),
+    applies=lambda s, c: _native_with(s, c, "result_ids"),
 )
 def stranger_refused(subject: Subject, case: Case) -> None:
     calls, _ = _continuation(subject, case)
