@@ -8,6 +8,7 @@ from typing import Any
 from ..corpus import Case
 from ..errors import MCSError
 from ..extraction import extract_calls
+from ..protocol import ToolCall
 from .base import Failure, Subject, check, feed_all, records_for
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")  # syrupy colours its diff; a report must be plain text
@@ -17,6 +18,11 @@ def _calls(calls: Any) -> list[dict[str, Any]]:
     """Calls in full: the error's wording and the raw argument text are reviewed too."""
     return [{"name": c.name, "arguments": c.arguments, "id": c.id, "raw_arguments": c.raw_arguments,
              "error": c.error} for c in calls]
+
+
+def _error(exc: BaseException) -> dict[str, str]:
+    """An exception as reviewed output: its type and its text."""
+    return {"error": type(exc).__name__, "detail": str(exc)}
 
 
 def _extraction(subject: Subject, message: Any) -> dict[str, Any]:
@@ -35,7 +41,7 @@ def _extraction(subject: Subject, message: Any) -> dict[str, Any]:
         try:
             out["continuation"] = ex.result_messages(records)
         except Exception as exc:  # noqa: BLE001 -- the failure itself is the output under review
-            out["continuation"] = {"error": type(exc).__name__, "detail": str(exc)}
+            out["continuation"] = _error(exc)
     return out
 
 
@@ -48,7 +54,7 @@ def outputs(subject: Subject, case: Case) -> dict[str, Any]:
         try:
             buf, deltas = feed_all(subject, case.chunks)
         except MCSError as exc:
-            return {"error": type(exc).__name__, "detail": str(exc)}
+            return _error(exc)
         message = buf.as_dict()
         out.update(message=message, display=deltas, done=buf.done)
     if not s.recognizes(message):
@@ -91,8 +97,8 @@ def _compare(subject: Subject, got: dict[str, Any]) -> None:
 def _plain(value: Any) -> Any:
     """An answer as JSON: calls in full, an exception as its type and text."""
     if isinstance(value, BaseException):
-        return {"error": type(value).__name__, "detail": str(value)}
-    if isinstance(value, list) and value and all(hasattr(c, "raw_arguments") for c in value):
+        return _error(value)
+    if isinstance(value, list) and value and all(isinstance(c, ToolCall) for c in value):
         return _calls(value)
     return value
 
