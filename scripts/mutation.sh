@@ -11,16 +11,19 @@
 #                                       # validation functions; full: every mutant of those
 #                                       # files; core: the core files only; smoke: chain.py
 #                                       # only (checks the setup in minutes); rest: only the
-#                                       # openai_chat.py functions subset leaves out
+#                                       # openai_chat.py functions subset leaves out;
+#                                       # responses, anthropic, text: one other reference
+#                                       # strategy's own modules, against its own suite
 #   MCS_MUT_OTHERS="AnthropicMessagesStrategy OpenAIResponsesStrategy TextStrategy"
 #                                       # the strategies whose suites get a second look at the
 #                                       # core mutants openai-chat's suite leaves standing
 #                                       # (empty: skip that pass)
 #   MCS_MUT_RECHECK=1                   # with MCS_MUT_DIR holding a finished run: run every
 #                                       # mutant left standing again, against the current work
-#                                       # tree (new cases or checks), in OpenAIChatStrategy-recheck/
+#                                       # tree (new cases or checks), in <strategy>-recheck/
 #
-# Pass 1 runs every mutant against the suite on OpenAIChatStrategy. The core (buffer, chain,
+# Pass 1 runs every mutant against the suite on OpenAIChatStrategy (on the strategy itself
+# for the scopes responses, anthropic and text, which mutate no core file). The core (buffer, chain,
 # extraction axis, accumulator) serves every strategy, and some of its paths only another
 # format drives (the leak fall-through, Accumulator.seal, root strings): pass 2 runs the core
 # mutants left standing against the suite on each other reference strategy, in a copy of
@@ -35,7 +38,15 @@ work="${MCS_MUT_DIR:-$(mktemp -d /tmp/mcs-mutation.XXXXXX)}"
 children="${MCS_MUT_CHILDREN:-2}"
 scope="${MCS_MUT_SCOPE:-subset}"
 others="${MCS_MUT_OTHERS-AnthropicMessagesStrategy OpenAIResponsesStrategy TextStrategy}"
+main=OpenAIChatStrategy
+mutate=(buffer.py chain.py extraction.py accumulator.py strategies/openai_chat.py)
+case "$scope" in
+  responses) main=OpenAIResponsesStrategy; mutate=(strategies/openai_responses.py); others= ;;
+  anthropic) main=AnthropicMessagesStrategy; mutate=(strategies/anthropic_messages.py); others= ;;
+  text) main=TextStrategy; mutate=(strategies/text.py strategies/json_codec.py); others= ;;
+esac
 mkdir -p "$work"
+echo "$main" > "$work/main-strategy"
 echo "work: $work"
 venv="$work/.mutvenv"
 
@@ -58,13 +69,7 @@ prepare() {  # prepare <dir> <strategy>
 
 [tool.mutmut]
 source_paths = ["mcs_conformance"]
-only_mutate = [
-    "mcs_conformance/buffer.py",
-    "mcs_conformance/chain.py",
-    "mcs_conformance/extraction.py",
-    "mcs_conformance/accumulator.py",
-    "mcs_conformance/strategies/openai_chat.py",
-]
+only_mutate = [$(printf '"mcs_conformance/%s", ' "${mutate[@]}")]
 pytest_add_cli_args = [
     "-p", "mcs_conformance.plugin",
     "--mcs-strategy=mcs_conformance.strategies:${strategy}",
@@ -104,6 +109,11 @@ elif [ "$scope" = rest ]; then
   for f in is_chunk as_index wrong choice0 fragments at; do
     names+=("$oc.x__${f}__mutmut_*")
   done
+else
+  for f in "${mutate[@]}"; do
+    f="${f%.py}"
+    names+=("mcs_conformance.${f//\//.}.*")
+  done
 fi
 run() {  # run <dir> <names...>
   local dir="$1"; shift
@@ -120,14 +130,14 @@ summary() {
 if [ "${MCS_MUT_RECHECK:-}" = 1 ]; then
   mapfile -t standing < <(summary --standing)
   echo "recheck: ${#standing[@]} mutants left standing"
-  prepare "$work/OpenAIChatStrategy-recheck" OpenAIChatStrategy
-  run "$work/OpenAIChatStrategy-recheck" "${standing[@]}"
+  prepare "$work/$main-recheck" "$main"
+  run "$work/$main-recheck" "${standing[@]}"
   summary | tee "$work/mutation-summary.txt"
   exit 0
 fi
 
-prepare "$work/OpenAIChatStrategy" OpenAIChatStrategy
-run "$work/OpenAIChatStrategy" "${names[@]}"
+prepare "$work/$main" "$main"
+run "$work/$main" "${names[@]}"
 for strategy in $others; do
   mapfile -t standing < <(summary --standing-core)
   [ "${#standing[@]}" -gt 0 ] || break
@@ -138,4 +148,4 @@ done
 
 # 4. the outcome per mutant, and the totals
 summary | tee "$work/mutation-summary.txt"
-echo "details: cd $work/OpenAIChatStrategy && $venv/bin/mutmut show <mutant name>"
+echo "details: cd $work/$main && $venv/bin/mutmut show <mutant name>"

@@ -4,8 +4,8 @@
     python scripts/mutation_summary.py <work dir> --standing-core # names of core mutants no run has killed
     python scripts/mutation_summary.py <work dir> --standing      # names of every mutant left standing (not equivalent)
 
-``<work dir>`` holds one mutmut copy per strategy (``OpenAIChatStrategy/``, then the others);
-a mutant counts as killed when the suite on any of them killed it. Mutants listed in
+``<work dir>`` holds one mutmut copy per strategy: the first pass's (named in ``main-strategy``,
+``OpenAIChatStrategy/`` when that file is absent), then the others; a mutant counts as killed when the suite on any of them killed it. Mutants listed in
 ``scripts/mutation_equivalent.txt`` (name, then the one-line proof) leave the denominator.
 """
 
@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-MAIN = "OpenAIChatStrategy"
+DEFAULT_MAIN = "OpenAIChatStrategy"
 CODES = {1: "killed", 3: "killed", 0: "survived", 33: "no tests", 5: "no tests", 36: "timeout",
          24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout", None: "not checked"}
 EQUIVALENT_FILE = Path(__file__).with_name("mutation_equivalent.txt")
@@ -44,9 +44,16 @@ def equivalent() -> dict[str, str]:
     return out
 
 
+def main_copy(work: Path) -> str:
+    """The name of the first pass's copy in ``work``."""
+    named = work / "main-strategy"
+    return named.read_text().strip() if named.exists() else DEFAULT_MAIN
+
+
 def combined(work: Path) -> tuple[dict[str, tuple[str, str, str]], list[str]]:
     """mutant name -> (file, outcome, the strategy whose suite decided it); the copies read."""
-    copies = [work / MAIN] + sorted(p for p in work.iterdir() if p.is_dir() and p.name not in (MAIN, ".mutvenv")
+    main = main_copy(work)
+    copies = [work / main] + sorted(p for p in work.iterdir() if p.is_dir() and p.name not in (main, ".mutvenv")
                                     and (p / "mutants").is_dir())
     result: dict[str, tuple[str, str, str]] = {}
     rank = {"killed": 0, "timeout": 1, "survived": 2, "no tests": 3}  # lower wins
@@ -54,7 +61,7 @@ def combined(work: Path) -> tuple[dict[str, tuple[str, str, str]], list[str]]:
         if not (copy / "mutants").is_dir():
             continue
         for name, (source, outcome) in outcomes(copy).items():
-            if copy.name == MAIN:
+            if copy.name == main:
                 result[name] = (source, outcome, copy.name)
             elif name in result and rank.get(outcome, 9) < rank.get(result[name][1], 9):
                 result[name] = (source, outcome, copy.name)  # a second look decided it
@@ -66,8 +73,8 @@ def main(argv: list[str]) -> int:
         print(__doc__)
         return 2
     work = Path(argv[0])
-    if not (work / MAIN / "mutants").is_dir():
-        print(f"error: {work / MAIN} holds no mutmut run (expected the work dir of scripts/mutation.sh)")
+    if not (work / main_copy(work) / "mutants").is_dir():
+        print(f"error: {work / main_copy(work)} holds no mutmut run (expected the work dir of scripts/mutation.sh)")
         return 2
     result, copies = combined(work)
     equiv = equivalent()
