@@ -52,8 +52,8 @@ def main_copy(work: Path) -> str:
 
 def combined(work: Path) -> tuple[dict[str, tuple[str, str, str]], list[str]]:
     """mutant name -> (file, outcome, the strategy whose suite decided it); the copies read."""
-    main = main_copy(work)
-    copies = [work / main] + sorted(p for p in work.iterdir() if p.is_dir() and p.name not in (main, ".mutvenv")
+    first = main_copy(work)
+    copies = [work / first] + sorted(p for p in work.iterdir() if p.is_dir() and p.name not in (first, ".mutvenv")
                                     and (p / "mutants").is_dir())
     result: dict[str, tuple[str, str, str]] = {}
     rank = {"killed": 0, "timeout": 1, "survived": 2, "no tests": 3}  # lower wins
@@ -61,7 +61,7 @@ def combined(work: Path) -> tuple[dict[str, tuple[str, str, str]], list[str]]:
         if not (copy / "mutants").is_dir():
             continue
         for name, (source, outcome) in outcomes(copy).items():
-            if copy.name == main:
+            if copy.name == first:
                 result[name] = (source, outcome, copy.name)
             elif name in result and rank.get(outcome, 9) < rank.get(result[name][1], 9):
                 result[name] = (source, outcome, copy.name)  # a second look decided it
