@@ -61,6 +61,8 @@ SDK_DIFFERS = {
     "openai-chat/syn-function-null-before-id": "the SDK asserts that every fragment of a function call carries a "
                                                "function object (it raises)",
     "openai-chat/syn-name-pieces-then-whole": "the SDK concatenates the repeated name (get_weatherget_weather)",
+    "openai-chat/syn-index-as-text-or-float": "the SDK uses the index as a list position: a text or float index "
+                                              "makes it raise",
 }
 
 # Messages the SDK's own models read differently from the case (calls or content text): shapes
