@@ -40,7 +40,13 @@ from ..protocol import ToolCall, ToolCallRecord
 
 __all__ = ["JsonCodec"]
 
-_DECODER = json.JSONDecoder(strict=False)
+
+def _reject_constant(token: str) -> Any:
+    raise ValueError(f"{token} is not valid JSON")
+
+
+# Raw control characters in strings are read (strict=False); NaN and Infinity are not JSON.
+_DECODER = json.JSONDecoder(strict=False, parse_constant=_reject_constant)
 _WS = re.compile(r"[ \t\n\r]*")
 _START = re.compile(r'\{[ \t\n\r]*"')
 _STRUCT = re.compile(r'[\[\]{}"]')
@@ -100,7 +106,6 @@ class _Read:
 
     start: int
     fields: dict[str, tuple[Any, int, int]] = field(default_factory=dict)  # key -> (value, from, to)
-    order: list[str] = field(default_factory=list)
     complete: bool = False
     stop: int = 0  # where scanning resumes
     error: str | None = None
@@ -136,8 +141,6 @@ def _read_object(text: str, start: int) -> _Read:
             read.pending, read.pending_pos = key, value_start
             return _fail(text, read, _skip_value(text, value_start), f"value of {key!r}: {_reason(exc)}")
         read.fields[key] = (value, value_start, pos)
-        if key not in read.order:
-            read.order.append(key)
         value_end = pos
         pos = _WS.match(text, pos).end()
         char = text[pos : pos + 1]
@@ -273,6 +276,8 @@ def _parse_argument_string(value: str) -> tuple[dict[str, Any], str | None]:
 
 
 def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
     if isinstance(value, bool):
         return "a boolean"
     if isinstance(value, (int, float)):

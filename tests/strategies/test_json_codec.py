@@ -214,6 +214,17 @@ def test_number_too_long_is_skipped_not_fatal() -> None:
     assert calls[0].error and calls[1].error is None
 
 
+def test_nan_and_infinity_are_not_json() -> None:
+    calls = codec.find('{"tool": "f", "arguments": {"v": NaN}} {"tool": "g", "arguments": "{\\"v\\": -Infinity}"}')
+    assert [(c.name, c.arguments) for c in calls] == [("f", {}), ("g", {})]
+    assert "NaN is not valid JSON" in calls[0].error and "-Infinity is not valid JSON" in calls[1].error
+
+
+def test_arguments_string_holding_null_names_null() -> None:
+    (call,) = codec.find('{"tool": "f", "arguments": "null"}')
+    assert call.error == "tool call 'f': arguments string holds null, not a JSON object"
+
+
 def test_closing_tag_inside_an_argument_string() -> None:  # BUG-CLASSES row 25
     text = '<tool_call>{"name": "echo", "arguments": {"s": "a </tool_call> b"}}</tool_call> after'
     assert keys(codec.find(text)) == [("echo", {"s": "a </tool_call> b"}, None)]
