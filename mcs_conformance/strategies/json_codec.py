@@ -74,13 +74,11 @@ def _decode(text: str, pos: int) -> tuple[Any, int]:
 def _skip_value(text: str, pos: int) -> int:
     """The index after the value starting at pos, by bracket counting (strings respected).
 
-    Used where the JSON scanner gives no position (nesting too deep, a number too long):
-    the scan must still move past the whole value rather than into it.
+    Used where the JSON scanner gives no position (nesting too deep, a number too long,
+    NaN): the scan must still move past the whole value rather than into it. Such a value
+    is an array, an object or a bare scalar, never a string (the scanner reads every string
+    to its end or to the text's end, and says where).
     """
-    if pos >= len(text):
-        return len(text)
-    if text[pos] == '"':
-        return _STRING.match(text, pos).end()
     if text[pos] not in "[{":
         return max(_SCALAR.match(text, pos).end(), pos + 1)
     depth = 0
