@@ -234,8 +234,10 @@ _NAME = st.text(
 )
 
 
-def tool_calls(max_calls: int = 3) -> st.SearchStrategy[list[ToolCall]]:
-    """Arbitrary executable calls: unicode names and values, nesting, empty arguments."""
+def tool_calls(max_calls: int = 3, ids: bool = False) -> st.SearchStrategy[list[ToolCall]]:
+    """Arbitrary executable calls: unicode names and values, nesting, empty arguments; with
+    ``ids``, some calls carry an id (any non-empty text)."""
     args = st.dictionaries(st.text(max_size=10), json_values(8), max_size=4)
-    call = st.builds(lambda n, a: ToolCall(name=n, arguments=a), _NAME, args)
+    call_id = st.none() | st.text(min_size=1, max_size=12) if ids else st.none()
+    call = st.builds(lambda n, a, i: ToolCall(name=n, arguments=a, id=i), _NAME, args, call_id)
     return st.lists(call, min_size=1, max_size=max_calls)

@@ -1123,6 +1123,14 @@ class TextRendersWithoutEmptyArguments(TextStrategy):
         return "\n".join(lines)
 
 
+class TextReadsNoIds(TextStrategy):
+    """``extract`` forgets every call's id, though ``render`` writes it into the text: a
+    driver then answers calls it cannot pair with their results. Breaks ROUNDTRIP-001."""
+
+    def extract(self, message):
+        return [replace(c, id=None) for c in super().extract(message)]
+
+
 class TextDoneWhenCallCloses(TextStrategy):
     """``is_done`` fires on a chunk that closes a JSON object ("the call is complete"), though
     a text stream only ends when its transport ends. Breaks DONE-002."""

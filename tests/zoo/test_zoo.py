@@ -149,6 +149,7 @@ ZOO: list[Entry] = [
     E("AnthropicOneUserMessagePerResult", "HISTORY-002", "anthropic-messages/msg-parallel-tool-use"),
     E("AnthropicDeclaresNoLeaks", "HISTORY-004", "anthropic-messages/msg-text-leak-json-call"),
     E("TextRendersWithoutEmptyArguments", "ROUNDTRIP-001"),
+    E("TextReadsNoIds", "ROUNDTRIP-001"),
     E("AnthropicReparsesInputEachDelta", "COST-001"),
     E("ChatConcatenatesContent", "COST-002"),
     E("ChatKeepsIndex", "GOLDEN-001", CHAT_CALL),
