@@ -5,7 +5,9 @@
     python scripts/mutation_summary.py <work dir> --standing      # names of every mutant left standing (not equivalent)
 
 ``<work dir>`` holds one mutmut copy per strategy: the first pass's (named in ``main-strategy``,
-``OpenAIChatStrategy/`` when that file is absent), then the others; a mutant counts as killed when the suite on any of them killed it. Mutants listed in
+``OpenAIChatStrategy/`` when that file is absent), then the others; a mutant counts as killed when the suite on any of them killed it. A mutant that made the
+suite run past mutmut's timeout (an endless loop) is detected too: the score counts it with
+the killed ones and the report lists it apart. Mutants listed in
 ``scripts/mutation_equivalent.txt`` (name, then the one-line proof) leave the denominator.
 """
 
@@ -81,7 +83,7 @@ def main(argv: list[str]) -> int:
     if "--standing-core" in argv[1:] or "--standing" in argv[1:]:
         core_only = "--standing-core" in argv[1:]
         for name, (source, outcome, _) in sorted(result.items()):
-            if outcome in ("killed", "not checked") or (core_only and "strategies" in source):
+            if outcome in ("killed", "timeout", "not checked") or (core_only and "strategies" in source):
                 continue
             if core_only or name not in equiv:
                 print(name)
@@ -91,7 +93,7 @@ def main(argv: list[str]) -> int:
     for name, (source, outcome, who) in sorted(result.items()):
         label = "equivalent" if outcome != "killed" and name in equiv else outcome
         by_file[source][label] += 1
-        if label not in ("killed", "not checked"):
+        if label not in ("killed", "timeout", "not checked"):
             standing.append(f"    {label}: {name}" + (f"  ({equiv[name]})" if name in equiv else ""))
     total = collections.Counter()
     print(f"runs: {', '.join(copies)}")
@@ -99,10 +101,14 @@ def main(argv: list[str]) -> int:
         total.update(count)
         print(f"{source}: {sum(count.values())} mutants, {dict(count)}")
     run = sum(v for k, v in total.items() if k != "not checked")
-    killed, eq = total["killed"], total["equivalent"]
+    killed, timeout, eq = total["killed"], total["timeout"], total["equivalent"]
     print(f"total: {sum(total.values())} mutants, {dict(total)}")
     if run - eq:
-        print(f"score: killed / (run - equivalent) = {killed} / {run - eq} = {100 * killed / (run - eq):.1f}%")
+        print(f"score: (killed + timeout) / (run - equivalent) = {killed + timeout} / {run - eq} = "
+              f"{100 * (killed + timeout) / (run - eq):.1f}%")
+    if timeout:
+        print("timed out (detected):")
+        print("\n".join(f"    {n}" for n, (_, o, _) in sorted(result.items()) if o == "timeout"))
     print("left standing:")
     print("\n".join(standing) or "    none")
     stale = sorted(set(equiv) - set(result))

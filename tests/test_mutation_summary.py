@@ -25,7 +25,7 @@ def _meta(work: Path, copy: str, source: str, codes: dict[str, int | None]) -> N
 def test_a_second_strategy_kills_what_the_first_left_standing(tmp_path: Path) -> None:
     _meta(tmp_path, "OpenAIChatStrategy", "mcs_conformance/chain.py",
           {CORE.format(1): 1, CORE.format(2): 0, CORE.format(3): 33, CORE.format(4): 0})
-    _meta(tmp_path, "OpenAIChatStrategy", "mcs_conformance/strategies/openai_chat.py", {CHAT.format(1): 0})
+    _meta(tmp_path, "OpenAIChatStrategy", "mcs_conformance/strategies/openai_chat.py", {CHAT.format(1): 0, CHAT.format(2): 36})
     first = _run(tmp_path, "--standing-core")
     assert first.returncode == 0, first.stderr
     assert first.stdout.split() == [CORE.format(2), CORE.format(3), CORE.format(4)]  # never the strategy's own
@@ -36,7 +36,8 @@ def test_a_second_strategy_kills_what_the_first_left_standing(tmp_path: Path) ->
     assert out.returncode == 0, out.stderr
     assert "runs: OpenAIChatStrategy, AnthropicMessagesStrategy" in out.stdout
     assert "mcs_conformance/chain.py: 4 mutants, {'killed': 2, 'survived': 2}" in out.stdout  # 9: not the main run's
-    assert "score: killed / (run - equivalent) = 2 / 5 = 40.0%" in out.stdout
+    assert "score: (killed + timeout) / (run - equivalent) = 3 / 6 = 50.0%" in out.stdout  # a timeout is detected
+    assert f"timed out (detected):\n    {CHAT.format(2)}" in out.stdout
     assert f"survived: {CHAT.format(1)}" in out.stdout and f"survived: {CORE.format(3)}" in out.stdout
     standing = _run(tmp_path, "--standing")
     assert standing.stdout.split() == [CORE.format(3), CORE.format(4), CHAT.format(1)]  # the strategy's own too
@@ -46,3 +47,14 @@ def test_no_run_is_a_readable_error(tmp_path: Path) -> None:
     out = _run(tmp_path)
     assert out.returncode == 2
     assert "holds no mutmut run" in out.stdout
+
+
+def test_the_first_run_is_the_one_main_strategy_names(tmp_path: Path) -> None:
+    codec = "mcs_conformance.strategies.json_codec.x__fail__mutmut_{}"
+    (tmp_path / "main-strategy").write_text("TextStrategy\n")
+    _meta(tmp_path, "TextStrategy", "mcs_conformance/strategies/json_codec.py", {codec.format(1): 1, codec.format(2): 0})
+    out = _run(tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "runs: TextStrategy" in out.stdout
+    assert "score: (killed + timeout) / (run - equivalent) = 1 / 2 = 50.0%" in out.stdout
+    assert _run(tmp_path, "--standing").stdout.split() == [codec.format(2)]
