@@ -51,6 +51,17 @@ class ToolCallRecord:
     is_error: bool = False
 
 
+def require_records(records: object, who: str) -> list[ToolCallRecord]:
+    """``records`` as a list, or a ValueError that names the first item that is no
+    ToolCallRecord (a driver passing its own result dicts hears so at once)."""
+    if isinstance(records, (str, bytes, dict)) or not isinstance(records, Sequence):
+        raise ValueError(f"{who}: records must be a sequence of ToolCallRecord, got {type(records).__name__}")
+    for i, record in enumerate(records):
+        if not isinstance(record, ToolCallRecord):
+            raise ValueError(f"{who}: records[{i}] is {type(record).__name__}, not a ToolCallRecord")
+    return list(records)
+
+
 @runtime_checkable
 class ExtractionStrategy(Protocol):
     """A format expert: recognises, reassembles, extracts and replays one format."""

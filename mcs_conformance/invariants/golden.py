@@ -105,7 +105,7 @@ def _plain(value: Any) -> Any:
 
 def non_message_outputs(subject: Subject) -> dict[str, Any]:
     """What the strategy, and a driver with it in the default chain, make of each non-message."""
-    from .struct import NON_MESSAGES, answers
+    from .struct import NON_MESSAGES, answered_message, answers, non_record_answers
 
     out: dict[str, Any] = {}
     for label, value in NON_MESSAGES:
@@ -124,12 +124,17 @@ def non_message_outputs(subject: Subject) -> dict[str, Any]:
                       "strategy": ex.strategy.name if ex.strategy else None,
                       "calls": _calls(ex.calls), "continuation": _plain(continuation)}
         out[label] = {**{method: _plain(got) for method, got in answers(subject, value).items()}, "driver": driver}
+    message = answered_message(subject)
+    if message is not None:
+        out["result_messages with a non-record"] = {label: _plain(got) for label, got
+                                                    in non_record_answers(subject, message).items()}
     return out
 
 
 @check(
     "GOLDEN-002",
-    "what the strategy answers, and raises, for objects that are no message equals its snapshot",
+    "what the strategy answers, and raises, for objects that are no message (and records that are no "
+    "ToolCallRecord) equals its snapshot",
     why="error texts are part of what an author ships: a changed or emptied message shows up as a reviewed "
     "diff, not in a user's log",
     adr="DESIGN: The plugin (golden outputs)",

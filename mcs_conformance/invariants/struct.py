@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import inspect
 
+from typing import Any
+
 from ..protocol import ToolCall
-from .base import Failure, Subject, check
+from .base import Failure, Subject, check, records_for
 
 _METHODS = {
     "recognizes": 1,
@@ -144,4 +146,57 @@ def non_messages(subject: Subject, case: None) -> None:
                 problems.append(f"{method}({label}: {value!r}) returned {got!r}, not the protocol's type")
     if problems:
         raise Failure("a reading method crashed on, or mistyped its answer to, an object that is no message",
+                      detail="\n".join(problems))
+
+
+# What a driver passes as records by mistake: its own result dicts, or bare ids.
+NON_RECORDS: tuple[tuple[str, object], ...] = (
+    ("a string", "call_1"),
+    ("a dict", {"call": {"name": "get_weather", "arguments": {}}, "result": "21 C"}),
+)
+
+
+def answered_message(subject: Subject) -> Any:
+    """The first message (by case id) whose executable calls the strategy itself extracts, or None."""
+    for case in sorted(subject.corpus.cases, key=lambda c: c.id):
+        e = case.expect
+        if (e.get("extracted_by") == subject.name and not e.get("via_backup") and case.final_message is not None
+                and any(not c.get("error") for c in e.get("calls", []))):
+            return case.final_message
+    return None
+
+
+def non_record_answers(subject: Subject, message: Any) -> dict[str, object]:
+    """What result_messages makes of each non-record placed after the message's own records."""
+    s = subject.strategy
+    records = records_for(s.extract(message))
+    out: dict[str, object] = {}
+    for label, bad in NON_RECORDS:
+        try:
+            out[label] = s.result_messages(message, [*records, bad])
+        except Exception as exc:  # noqa: BLE001 -- what the strategy raises is the answer under review
+            out[label] = exc
+    return out
+
+
+@check(
+    "STRUCT-004",
+    "result_messages given a record that is no ToolCallRecord (a string, a dict) raises ValueError",
+    why="a driver that passes its own result dicts must hear so at once, not meet an AttributeError from deep "
+    "inside the strategy or a continuation that drops the result",
+    adr="DESIGN: Core contracts (result_messages)",
+    scope="strategy",
+    applies=lambda s, c: answered_message(s) is not None,
+)
+def non_records(subject: Subject, case: None) -> None:
+    problems = []
+    for label, got in non_record_answers(subject, answered_message(subject)).items():
+        if isinstance(got, ValueError) and str(got):
+            continue
+        if isinstance(got, BaseException):
+            problems.append(f"a record that is {label} raised {type(got).__name__}: {got}")
+        else:
+            problems.append(f"a record that is {label} was accepted: {got!r}"[:300])
+    if problems:
+        raise Failure("result_messages did not refuse records that are no ToolCallRecord with a ValueError",
                       detail="\n".join(problems))

@@ -39,7 +39,7 @@ import jiter
 
 from ..accumulator import Accumulator, copy_tree
 from ..errors import MalformedChunk, StreamError
-from ..protocol import ToolCall, ToolCallRecord
+from ..protocol import ToolCall, ToolCallRecord, require_records
 from ..shapes import describe
 
 __all__ = ["AnthropicMessagesStrategy"]
@@ -462,6 +462,7 @@ class AnthropicMessagesStrategy:
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, list):
             raise ValueError(f"anthropic-messages: not an assembled message: {describe(message)}")
+        records = require_records(records, self.name)
         replay: list[dict] = []
         order: dict[str, int] = {}
         for block in content:

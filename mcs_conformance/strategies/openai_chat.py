@@ -55,7 +55,7 @@ from typing import Any
 
 from ..accumulator import Accumulator, copy_tree
 from ..errors import MalformedChunk, StreamError
-from ..protocol import ToolCall, ToolCallRecord
+from ..protocol import ToolCall, ToolCallRecord, require_records
 from ..shapes import describe, to_wire
 
 __all__ = ["OpenAIChatStrategy"]
@@ -197,6 +197,7 @@ class OpenAIChatStrategy:
         returns, answers that id.
         """
         message = _message(message, "result_messages")
+        records = require_records(records, _NAME)
         entries = message.get("tool_calls")
         entries = entries if isinstance(entries, list) else []
         taken = {e.get("id") for e in entries if isinstance(e, dict)}

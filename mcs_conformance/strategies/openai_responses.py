@@ -47,7 +47,7 @@ from typing import Any
 
 from ..accumulator import Accumulator, copy_tree
 from ..errors import MalformedChunk, StreamError
-from ..protocol import ToolCall, ToolCallRecord
+from ..protocol import ToolCall, ToolCallRecord, require_records
 from ..shapes import describe, to_wire
 
 __all__ = ["OpenAIResponsesStrategy"]
@@ -161,6 +161,7 @@ class OpenAIResponsesStrategy:
         """The output items replayed as input items, then one tool output per record."""
         items = _output(message)
         kinds: dict[str, str] = {}
+        records = require_records(records, self.name)
         replay: list[dict] = []
         for item in items:
             if not isinstance(item, dict):

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..accumulator import Accumulator
 from ..errors import MalformedChunk
-from ..protocol import ToolCall, ToolCallRecord
+from ..protocol import ToolCall, ToolCallRecord, require_records
 from ..shapes import describe
 from .json_codec import JsonCodec
 
@@ -92,9 +92,8 @@ class TextStrategy:
         """
         text = self.content_text(message)
         calls = self.codec.find(text)
+        records = require_records(records, self.name)
         for record in records:
-            if not isinstance(record, ToolCallRecord):
-                raise ValueError(f"text-json: expected ToolCallRecord objects, got {type(record).__name__}")
             if not any(_same_call(record.call, call) for call in calls):
                 raise ValueError(
                     f"text-json: the result for {record.call.name!r} (id {record.call.id!r}) "

@@ -1123,6 +1123,16 @@ class TextRendersWithoutEmptyArguments(TextStrategy):
         return "\n".join(lines)
 
 
+class ChatTrustsRecords(OpenAIChatStrategy):
+    """``result_messages`` reads ``record.call`` off every record before looking at it: a
+    driver that passes its own result dicts gets an AttributeError from deep inside. Breaks
+    STRUCT-004."""
+
+    def result_messages(self, message, records):
+        answered = {record.call.id for record in records}  # noqa: F841 -- the unchecked read is the bug
+        return super().result_messages(message, records)
+
+
 class TextReadsNoIds(TextStrategy):
     """``extract`` forgets every call's id, though ``render`` writes it into the text: a
     driver then answers calls it cannot pair with their results. Breaks ROUNDTRIP-001."""
