@@ -80,7 +80,7 @@ def _skip_value(text: str, pos: int) -> int:
     to its end or to the text's end, and says where).
     """
     if text[pos] not in "[{":
-        return max(_SCALAR.match(text, pos).end(), pos + 1)
+        return _SCALAR.match(text, pos).end()  # a number or NaN/Infinity: at least one character
     depth = 0
     while True:
         match = _STRUCT.search(text, pos)
@@ -120,9 +120,9 @@ def _read_object(text: str, start: int) -> _Read:
             return _fail(text, read, pos, "expected a key string")
         try:
             key, pos = _decode(text, pos)
-        except (ValueError, RecursionError) as exc:
-            cut = isinstance(exc, json.JSONDecodeError) and exc.msg.startswith("Unterminated string")
-            return _fail(text, read, getattr(exc, "pos", pos), f"bad key: {_reason(exc)}", cut=cut)
+        except json.JSONDecodeError as exc:  # a string raises nothing else
+            cut = exc.msg.startswith("Unterminated string")
+            return _fail(text, read, exc.pos, f"bad key: {exc.msg}", cut=cut)
         key_end = pos
         pos = _WS.match(text, pos).end()
         if text[pos : pos + 1] != ":":
@@ -155,12 +155,16 @@ def _read_object(text: str, start: int) -> _Read:
 def _fail(
     text: str, read: _Read, pos: int, message: str, after_string: int | None = None, cut: bool = False
 ) -> _Read:
-    """Mark the read failed at ``pos``; choose where scanning resumes (always past start)."""
+    """Mark the read failed at ``pos``; choose where scanning resumes.
+
+    ``pos`` is always past ``read.start`` (every failure lies at or after the first key's
+    quote), so the scan always moves on.
+    """
     if cut or pos >= len(text):
         read.error = "cut off (the text ends inside it)"
     else:
         read.error = f"malformed (at character {pos}: {message})"
-    stop = max(pos, read.start + 1)
+    stop = pos
     if after_string is not None:
         # A stray quote in prose can make a string swallow the `{` of a real call. A
         # candidate can hide inside a string only at its tail (`{`, then the closing
@@ -175,11 +179,13 @@ def _fail(
 
 
 def _reason(exc: BaseException) -> str:
+    """Why a value could not be read: the JSON error, nesting, or Python's own refusal (an
+    integer of too many digits, NaN or Infinity), each with a message of its own."""
     if isinstance(exc, json.JSONDecodeError):
         return exc.msg
     if isinstance(exc, RecursionError):
         return "nested too deeply"
-    return str(exc) or type(exc).__name__
+    return str(exc)
 
 
 # -- scanning a text ----------------------------------------------------------------------
@@ -274,17 +280,16 @@ def _parse_argument_string(value: str) -> tuple[dict[str, Any], str | None]:
 
 
 def _json_type(value: Any) -> str:
+    """The JSON type of a decoded value that is no object, as an error names it."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
     if isinstance(value, str):
         return "a string"
     if isinstance(value, list):
         return "an array"
-    return type(value).__name__
+    return "a number"
 
 
 def _partial_string(text: str, quote: int) -> str | None:
