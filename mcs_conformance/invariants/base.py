@@ -231,10 +231,13 @@ def expected_error(case: Case) -> str | None:
 
 
 def records_for(calls: Iterable[ToolCall]) -> list[Any]:
-    """One made-up result per executable call, in call order."""
+    """One made-up result per executable call, in call order; every second one is a failed
+    run (``is_error``), so a format's error flag is replayed too."""
     from ..protocol import ToolCallRecord
 
-    return [ToolCallRecord(call=c, result=f"result {i} of {c.name}") for i, c in enumerate(calls) if c.error is None]
+    executable = [c for c in calls if c.error is None]
+    return [ToolCallRecord(call=c, result=f"result {i} of {c.name}", is_error=i % 2 == 1)
+            for i, c in enumerate(executable)]
 
 
 def given_run(subject: Subject, strategy: Any, test: Callable[[Any], None]) -> None:

@@ -128,6 +128,40 @@ def non_message_outputs(subject: Subject) -> dict[str, Any]:
     if message is not None:
         out["result_messages with a non-record"] = {label: _plain(got) for label, got
                                                     in non_record_answers(subject, message).items()}
+        out["result_messages with a record of another turn"] = _stranger_answers(subject, message)
+    render = getattr(subject.strategy, "render", None)
+    if subject.is_text and callable(render):
+        out["render"] = {label: _plain(_answer(lambda: render(calls))) for label, calls in _RENDERED}
+    return out
+
+
+# What a text strategy's render is asked to write: the exact text, and the refusals, are reviewed.
+_RENDERED: tuple[tuple[str, list[Any]], ...] = (
+    ("two calls, one with an id, not ASCII", [ToolCall("get_weather", {"city": "Zürich"}, "call_1"),
+                                               ToolCall("météo", {})]),
+    ("a call whose arguments are no JSON (NaN)", [ToolCall("f", {"v": float("nan")})]),
+    ("an object that is no call", ["get_weather"]),
+)
+
+
+def _answer(fn: Any) -> Any:
+    try:
+        return fn()
+    except Exception as exc:  # noqa: BLE001 -- the refusal and its wording are under review
+        return exc
+
+
+def _stranger_answers(subject: Subject, message: Any) -> dict[str, Any]:
+    """What result_messages makes of the message's records plus one for a call of another turn."""
+    from ..protocol import ToolCallRecord
+    from .history import strangers
+
+    s = subject.strategy
+    records = records_for(s.extract(message))
+    out = {}
+    for stranger in strangers(records[0].call):
+        extra = ToolCallRecord(call=stranger, result="a result for a call of another turn")
+        out[f"id {stranger.id!r}"] = _plain(_answer(lambda: s.result_messages(message, [*records, extra])))
     return out
 
 

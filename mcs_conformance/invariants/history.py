@@ -171,38 +171,50 @@ _STRANGER = "call_mcs_not_in_this_message"
 @check(
     "HISTORY-006",
     "a result for a call the message does not hold (with an id, or without one) is refused with a ValueError "
-    "naming that id, or at least never answers an id absent from the assistant turn",
+    "naming that id, or at least never answers an id absent from the assistant turn; a text strategy refuses "
+    "the one without an id",
     why="a driver that mixes up results between turns must hear about it, and which record was wrong; a tool "
     "answer for an id the assistant turn lacks is rejected by the provider and loses the turn",
     adr="DESIGN: Core contracts (result_messages)",
-    applies=lambda s, c: _native_with(s, c, "result_ids"),
+    applies=lambda s, c: _native_with(s, c, "result_ids") or (s.is_text and _mine(s, c) and not c.expect.get("via_backup")),
 )
 def stranger_refused(subject: Subject, case: Case) -> None:
     calls, _ = _continuation(subject, case)
     records = records_for(calls)
-    first = records[0].call
-    strangers = (
+    paired = subject.descriptor is not None and "result_ids" in subject.descriptor.history
+    for stranger in strangers(records[0].call):
+        # without id paths, only a refusal can be checked: the id-less stranger (other
+        # arguments) answers no call of the text whatever the format's ids
+        if paired or stranger.id is None:
+            _refuses(subject, case, records, stranger, paired)
+
+
+def strangers(first: ToolCall) -> tuple[ToolCall, ToolCall]:
+    """Calls of another turn: ``first`` under an id the message lacks, and an id-less call of
+    the same name with other arguments."""
+    return (
         ToolCall(name=first.name, arguments=first.arguments, id=_STRANGER),
         ToolCall(name=first.name, arguments={"mcs": "a call of another turn, without an id"}, id=None),
     )
-    for stranger in strangers:
-        _refuses(subject, case, records, stranger)
 
 
-def _refuses(subject: Subject, case: Case, records: list, stranger: ToolCall) -> None:
+def _refuses(subject: Subject, case: Case, records: list, stranger: ToolCall, paired: bool) -> None:
     from ..protocol import ToolCallRecord
 
     extra = ToolCallRecord(call=stranger, result="a result for a call of another turn")
     try:
         history = subject.strategy.result_messages(case.final_message, [*records, extra])
     except ValueError as exc:
-        if str(stranger.id) not in str(exc):
+        if stranger.id is not None and stranger.id not in str(exc):
             raise Failure(f"result_messages refused a record of another turn (call id {stranger.id!r}) without "
                           f"naming the id: {exc!r}") from None
         return
     except Exception as exc:  # noqa: BLE001 -- the wrong exception type is the finding
         raise Failure(f"result_messages raised {type(exc).__name__} for a record of another turn (call id "
                       f"{stranger.id!r}), not ValueError: {exc}") from None
+    if not paired:
+        raise Failure(f"result_messages answered a record of another turn (a call of {stranger.name!r} with other "
+                      f"arguments and no id): a text continuation must refuse it", actual=history)
     h = subject.descriptor.history
     call_ids, result_ids = values(history, h["call_ids"]), values(history, h["result_ids"])
     unpaired = [r for r in result_ids if r not in call_ids]

@@ -1133,6 +1133,20 @@ class ChatTrustsRecords(OpenAIChatStrategy):
         return super().result_messages(message, records)
 
 
+class TextAnswersByName(TextStrategy):
+    """``result_messages`` pairs a record with any call of the same name, whatever its
+    arguments: the result of another turn's call is answered as if it were this one's.
+    Breaks HISTORY-006."""
+
+    def result_messages(self, message, records):
+        text = self.content_text(message)
+        names = {c.name for c in self.codec.find(text)}
+        for record in records:
+            if record.call.name not in names:
+                raise ValueError(f"no call named {record.call.name!r}")
+        return [{"role": "assistant", "content": text}, {"role": "user", "content": self.codec.render_results(records)}]
+
+
 class TextReadsNoIds(TextStrategy):
     """``extract`` forgets every call's id, though ``render`` writes it into the text: a
     driver then answers calls it cannot pair with their results. Breaks ROUNDTRIP-001."""

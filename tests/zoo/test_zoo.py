@@ -143,6 +143,7 @@ ZOO: list[Entry] = [
     E("ChatReplaysArgumentsAsEmpty", "HISTORY-005", CHAT_CALL),
     E("ChatReplaysWithoutText", "HISTORY-005", "openai-chat/msg-guard-native-call-beside-text-json"),
     E("ChatAnswersAnyCallId", "HISTORY-006", CHAT_CALL),
+    E("TextAnswersByName", "HISTORY-006", "text-json/msg-bare-call"),
     E("ChatReadsAnyObject", "STRUCT-003"),
     E("ChatRefusesWithoutReason", "GOLDEN-002"),
     E("ChatTrustsRecords", "STRUCT-004"),
