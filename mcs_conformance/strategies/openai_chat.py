@@ -245,13 +245,13 @@ class OpenAIChatStrategy:
 
 # -- recognition helpers ----------------------------------------------------------------------
 def _is_chunk(shape: Any) -> bool:
+    """A chunk by its object, or (compatible servers label chunks loosely, Azure's lead chunk
+    has object "") by its choices: a list of deltas, beside an id, a model or prompt filters.
+    A whole chat.completion has messages in its choices, never deltas."""
     if not isinstance(shape, dict):
         return False
-    obj = shape.get("object")
-    if obj == _CHUNK_OBJECT:
+    if shape.get("object") == _CHUNK_OBJECT:
         return True
-    if obj not in (None, "") or "type" in shape or "message" in shape:
-        return False
     choices = shape.get("choices")
     return (
         isinstance(choices, list)
