@@ -74,6 +74,8 @@ SDK_MODELS_DIFFER = {
                                                         "without a function (reading it raises)",
     "openai-chat/syn-tool-call-cut-by-content-filter": "the SDK model reads the cut call's empty arguments as a "
                                                        "complete call without arguments; a cut call is never run",
+    "openai-chat/syn-stream-cut-mid-second-call": "the SDK model reads the first call's complete JSON as an "
+                                                  "executable call; a call of an unfinished turn is never run",
     "openai-chat/msg-malformed-entry-not-object": "the SDK model takes a string entry for a call (reading it raises)",
     "openai-chat/msg-malformed-entry-without-function": "the SDK model has no function to read (reading it raises)",
     "openai-chat/msg-malformed-entry-without-name": "the SDK model reads a missing name as None and keeps the "
