@@ -68,3 +68,34 @@ def deterministic(subject: Subject, case: Case) -> None:
     again = s.extract(message)
     if again != calls:
         raise Failure("extract gave different calls on a second call", expected=calls, actual=again)
+
+
+_READ_POINTS = 64  # fresh buffers per case at most: long streams are compared at evenly spaced cuts
+
+
+@check(
+    "PURE-003",
+    "as_dict() read after every chunk equals what a fresh buffer fed the same chunks reads once, at every cut",
+    why="a partial parse cached between reads shows a message that depends on how often the client rendered it, "
+    "not on the stream",
+    adr="Decision: Responsibilities (LLMStreamBuffer)",
+    applies=lambda s, c: s.own_stream(c),
+)
+def reads_agree(subject: Subject, case: Case) -> None:
+    from ..errors import MCSError
+
+    n = len(case.chunks)
+    cuts = set(range(1, n + 1)) if n <= _READ_POINTS else {round(k * n / _READ_POINTS) for k in range(1, _READ_POINTS + 1)}
+    buf = subject.buffer()
+    for i, chunk in enumerate(case.chunks):
+        try:
+            buf.feed(chunk)
+        except MCSError:
+            return
+        live = buf.as_dict()
+        if i + 1 in cuts:
+            fresh, _ = feed_all(subject, case.chunks[: i + 1])
+            if fresh.as_dict() != live:
+                raise Failure(f"as_dict() after chunk {i}, read after every chunk, differs from a fresh buffer fed "
+                              f"the same {i + 1} chunks and read once", expected=fresh.as_dict(), actual=live,
+                              chunks=case.chunks[: i + 1])

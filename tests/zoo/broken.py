@@ -1123,6 +1123,19 @@ class TextRendersWithoutEmptyArguments(TextStrategy):
         return "\n".join(lines)
 
 
+class ChatFreezesContentView(_ChatSteps):
+    """The growing content is shown through a read-time view that keeps the text of its first
+    read (a cache never invalidated): a client that renders after every chunk sees the first
+    piece, one that reads at the end sees everything. Breaks PURE-003 (and PURE-001)."""
+
+    def _fold_field(self, acc: Accumulator, message: dict, key: str, value: Any) -> None:
+        if key == "content" and value and isinstance(value, str) and isinstance(message.get(key), str):
+            frozen = acc.state.setdefault("frozen", {})
+            acc.append(message, key, value, lambda text: frozen.setdefault(key, text))
+        else:
+            super()._fold_field(acc, message, key, value)
+
+
 class ChatTrustsRecords(OpenAIChatStrategy):
     """``result_messages`` reads ``record.call`` off every record before looking at it: a
     driver that passes its own result dicts gets an AttributeError from deep inside. Breaks

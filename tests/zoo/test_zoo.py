@@ -147,6 +147,7 @@ ZOO: list[Entry] = [
     E("ChatReadsAnyObject", "STRUCT-003"),
     E("ChatRefusesWithoutReason", "GOLDEN-002"),
     E("ChatTrustsRecords", "STRUCT-004"),
+    E("ChatFreezesContentView", "PURE-003", "openai-chat/openai-text"),
     E("ChatTrustsMessageForArguments", "PURE-001", CHAT_CALL),
     E("AnthropicOneUserMessagePerResult", "HISTORY-002", "anthropic-messages/msg-parallel-tool-use"),
     E("AnthropicDeclaresNoLeaks", "HISTORY-004", "anthropic-messages/msg-text-leak-json-call"),
