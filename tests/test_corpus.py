@@ -61,6 +61,10 @@ SDK_DIFFERS = {
     "openai-chat/syn-function-null-before-id": "the SDK asserts that every fragment of a function call carries a "
                                                "function object (it raises)",
     "openai-chat/syn-name-pieces-then-whole": "the SDK concatenates the repeated name (get_weatherget_weather)",
+    "anthropic-messages/syn-usage-missing": "the SDK reads message_delta's usage unconditionally (it raises "
+                                            "without one)",
+    "anthropic-messages/syn-usage-and-container-at-the-end": "the SDK adds message_delta's usage to the "
+                                                             "message_start usage it assumes (it raises without one)",
     "openai-chat/syn-index-as-text-or-float": "the SDK uses the index as a list position: a text or float index "
                                               "makes it raise",
 }
@@ -101,6 +105,10 @@ SDK_MODELS_DIFFER = {
                                                              "its call",
     "openai-chat/msg-tool-calls-beside-object-not-claimed": "the SDK model ignores the envelope's object and reads "
                                                             "its call",
+    "anthropic-messages/msg-tool-use-without-name": "the SDK model reads a missing name as None and keeps the "
+                                                    "call's input",
+    "anthropic-messages/msg-non-object-block-before-tool-use": "the SDK model cannot read a content entry that is "
+                                                               "no block (reading it raises)",
     "openai-chat/msg-tool-calls-beside-delta-not-claimed": "the SDK model ignores the envelope's delta and reads "
                                                            "its call",
 }

@@ -456,8 +456,9 @@ class AnthropicMessagesStrategy:
 
         Blocks are replayed as received minus null fields (thinking keeps its signature);
         ``tool_use`` keeps type, id, name and input (``{}`` when the input never parsed);
-        empty text blocks are dropped, since the API refuses them. Results follow the
-        order of the calls in the message.
+        empty text blocks, and ``tool_use`` blocks without a name or an id (never executable),
+        are dropped, since the API refuses them. Results follow the order of the calls in
+        the message.
         """
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, list):
@@ -472,13 +473,15 @@ class AnthropicMessagesStrategy:
             if kind == "text" and not block.get("text"):
                 continue
             if kind == "tool_use":
+                if not (isinstance(block.get("name"), str) and block["name"] and isinstance(block.get("id"), str)):
+                    continue
                 data = block.get("input")
-                order.setdefault(block.get("id"), len(order))
+                order.setdefault(block["id"], len(order))
                 replay.append(
                     {
                         "type": "tool_use",
-                        "id": block.get("id"),
-                        "name": block.get("name"),
+                        "id": block["id"],
+                        "name": block["name"],
                         "input": copy_tree(data) if isinstance(data, dict) else {},
                     }
                 )
