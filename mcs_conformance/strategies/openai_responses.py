@@ -119,10 +119,10 @@ class OpenAIResponsesStrategy:
     # -- reassembly ---------------------------------------------------------------------
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
         """Fold one event into the response; return the output text it added."""
-        if isinstance(chunk, str):
-            return ""  # "[DONE]" and other transport sentinels
+        if isinstance(chunk, str) and chunk.strip() == "[DONE]":
+            return ""  # the sentinel some proxies add; any other text is an event left unparsed
         if not isinstance(chunk, dict):
-            raise MalformedChunk(f"{_NAME}: an event must be a dict, got {describe(chunk)}")
+            raise MalformedChunk(f"{_NAME}: an event must be a dict or \"[DONE]\", got {describe(chunk)}")
         kind = chunk.get("type")
         if not isinstance(kind, str):
             raise MalformedChunk(f"{_NAME}: event without a string 'type': {describe(chunk)}")

@@ -662,3 +662,11 @@ def test_in_progress_refreshes_fields_by_json_value_without_aliasing_the_event()
         assert live[key] is not progress["response"][key] and live[key] is not created["response"][key]
     live["tools"][0]["name"] = "changed"
     assert progress == before and created["response"]["tools"][0]["name"] == "f"
+
+
+def test_done_sentinel_is_skipped_and_other_text_refused() -> None:
+    strategy = OpenAIResponsesStrategy()
+    acc = Accumulator()
+    assert strategy.accumulate(acc, " [DONE]\n") == ""
+    with pytest.raises(MalformedChunk, match="unparsed|dict or"):
+        strategy.accumulate(acc, 'data: {"type": "response.output_text.delta"}')
