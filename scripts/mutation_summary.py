@@ -5,7 +5,10 @@
     python scripts/mutation_summary.py <work dir> --standing      # names of every mutant left standing (not equivalent)
 
 ``<work dir>`` holds one mutmut copy per strategy: the first pass's (named in ``main-strategy``,
-``OpenAIChatStrategy/`` when that file is absent), then the others; a mutant counts as killed when the suite on any of them killed it. A mutant that made the
+``OpenAIChatStrategy/`` when that file is absent), then the others; a mutant counts as killed when the suite on any of them killed it. A copy whose name ends in
+``-redo`` ran the mutants of functions changed since the first run: its outcomes replace the
+earlier ones for every mutant it ran (a mutant's number names another change once its
+function is edited). A mutant that made the
 suite run past mutmut's timeout (an endless loop) is detected too: the score counts it with
 the killed ones and the report lists it apart. Mutants listed in
 ``scripts/mutation_equivalent.txt`` (name, then the one-line proof) leave the denominator.
@@ -65,6 +68,8 @@ def combined(work: Path) -> tuple[dict[str, tuple[str, str, str]], list[str]]:
         for name, (source, outcome) in outcomes(copy).items():
             if copy.name == first:
                 result[name] = (source, outcome, copy.name)
+            elif copy.name.endswith("-redo") and outcome != "not checked":
+                result[name] = (source, outcome, copy.name)  # the function changed: only the new run counts
             elif name in result and rank.get(outcome, 9) < rank.get(result[name][1], 9):
                 result[name] = (source, outcome, copy.name)  # a second look decided it
     return result, [c.name for c in copies]

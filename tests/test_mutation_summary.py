@@ -58,3 +58,13 @@ def test_the_first_run_is_the_one_main_strategy_names(tmp_path: Path) -> None:
     assert "runs: TextStrategy" in out.stdout
     assert "score: (killed + timeout) / (run - equivalent) = 1 / 2 = 50.0%" in out.stdout
     assert _run(tmp_path, "--standing").stdout.split() == [codec.format(2)]
+
+
+def test_a_redo_copy_replaces_the_outcomes_it_holds(tmp_path: Path) -> None:
+    _meta(tmp_path, "OpenAIChatStrategy", "mcs_conformance/strategies/openai_chat.py",
+          {CHAT.format(1): 1, CHAT.format(2): 1, CHAT.format(3): 0})
+    _meta(tmp_path, "OpenAIChatStrategy-redo", "mcs_conformance/strategies/openai_chat.py",
+          {CHAT.format(1): 0, CHAT.format(2): None, CHAT.format(3): 1})
+    out = _run(tmp_path)
+    assert "score: (killed + timeout) / (run - equivalent) = 2 / 3" in out.stdout  # 1 revived, 3 killed, 2 kept
+    assert _run(tmp_path, "--standing").stdout.split() == [CHAT.format(1)]
