@@ -21,6 +21,10 @@
 #   MCS_MUT_RECHECK=1                   # with MCS_MUT_DIR holding a finished run: run every
 #                                       # mutant left standing again, against the current work
 #                                       # tree (new cases or checks), in <strategy>-recheck/
+#   MCS_MUT_REDO="<mutant name glob> ..."
+#                                       # with MCS_MUT_DIR holding a finished run: run these
+#                                       # mutants (of functions edited since) on the current tree,
+#                                       # in <strategy>-redo/, whose outcomes replace the old ones
 #
 # Pass 1 runs every mutant against the suite on OpenAIChatStrategy (on the strategy itself
 # for the scopes responses, anthropic and text, which mutate no core file). The core (buffer, chain,
@@ -136,6 +140,14 @@ if [ "${MCS_MUT_RECHECK:-}" = 1 ]; then
   echo "recheck: ${#standing[@]} mutants left standing"
   prepare "$work/$main-recheck" "$main"
   run "$work/$main-recheck" "${standing[@]}"
+  summary | tee "$work/mutation-summary.txt"
+  exit 0
+fi
+
+if [ -n "${MCS_MUT_REDO:-}" ]; then
+  read -r -a redo <<< "$MCS_MUT_REDO"
+  prepare "$work/$main-redo" "$main"
+  run "$work/$main-redo" "${redo[@]}"
   summary | tee "$work/mutation-summary.txt"
   exit 0
 fi
