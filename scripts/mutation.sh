@@ -138,16 +138,19 @@ summary() {
 if [ "${MCS_MUT_RECHECK:-}" = 1 ]; then
   mapfile -t standing < <(summary --standing)
   echo "recheck: ${#standing[@]} mutants left standing"
-  prepare "$work/$main-recheck" "$main"
-  run "$work/$main-recheck" "${standing[@]}"
+  again="$work/$main-recheck"
+  [ ! -e "$again" ] || again="$work/$main-recheck$(date +%H%M%S)"  # an earlier recheck stays as it is
+  prepare "$again" "$main"
+  run "$again" "${standing[@]}"
   summary | tee "$work/mutation-summary.txt"
   exit 0
 fi
 
 if [ -n "${MCS_MUT_REDO:-}" ]; then
   read -r -a redo <<< "$MCS_MUT_REDO"
-  prepare "$work/$main-redo" "$main"
-  run "$work/$main-redo" "${redo[@]}"
+  again="$work/$main-$(date +%H%M%S)-redo"
+  prepare "$again" "$main"
+  run "$again" "${redo[@]}"
   summary | tee "$work/mutation-summary.txt"
   exit 0
 fi
