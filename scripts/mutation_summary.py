@@ -65,7 +65,13 @@ def combined(work: Path) -> tuple[dict[str, tuple[str, str, str]], list[str]]:
     for copy in copies:
         if not (copy / "mutants").is_dir():
             continue
-        for name, (source, outcome) in outcomes(copy).items():
+        outs = outcomes(copy)
+        if copy.name.endswith("-redo"):  # mutants of the redone functions that no longer exist are gone
+            ran = {n for n, (_, o) in outs.items() if o != "not checked"}
+            redone = {n.rsplit("__mutmut_", 1)[0] for n in ran}
+            for name in [n for n in result if n.rsplit("__mutmut_", 1)[0] in redone and n not in ran]:
+                del result[name]
+        for name, (source, outcome) in outs.items():
             if copy.name == first:
                 result[name] = (source, outcome, copy.name)
             elif copy.name.endswith("-redo") and outcome != "not checked":

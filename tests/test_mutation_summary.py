@@ -61,10 +61,12 @@ def test_the_first_run_is_the_one_main_strategy_names(tmp_path: Path) -> None:
 
 
 def test_a_redo_copy_replaces_the_outcomes_it_holds(tmp_path: Path) -> None:
+    other = "mcs_conformance.strategies.openai_chat.x__merge__mutmut_{}"
     _meta(tmp_path, "OpenAIChatStrategy", "mcs_conformance/strategies/openai_chat.py",
-          {CHAT.format(1): 1, CHAT.format(2): 1, CHAT.format(3): 0})
+          {CHAT.format(1): 1, CHAT.format(3): 0, CHAT.format(9): 0, other.format(1): 1})
     _meta(tmp_path, "OpenAIChatStrategy-redo", "mcs_conformance/strategies/openai_chat.py",
-          {CHAT.format(1): 0, CHAT.format(2): None, CHAT.format(3): 1})
+          {CHAT.format(1): 0, CHAT.format(3): 1, other.format(1): None})
     out = _run(tmp_path)
-    assert "score: (killed + timeout) / (run - equivalent) = 2 / 3" in out.stdout  # 1 revived, 3 killed, 2 kept
+    # 1 revived, 3 killed, _grow 9 no longer exists (the function shrank), _merge 1 kept as it was
+    assert "score: (killed + timeout) / (run - equivalent) = 2 / 3" in out.stdout
     assert _run(tmp_path, "--standing").stdout.split() == [CHAT.format(1)]
