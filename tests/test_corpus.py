@@ -111,6 +111,8 @@ SDK_MODELS_DIFFER = {
                                                     "call's input",
     "anthropic-messages/msg-non-object-block-before-tool-use": "the SDK model cannot read a content entry that is "
                                                                "no block (reading it raises)",
+    "openai-responses/msg-call-items-broken-every-way": "the SDK models read a missing name or call_id as None, "
+                                                        "parse NaN, and keep object arguments",
     "openai-chat/msg-tool-calls-beside-delta-not-claimed": "the SDK model ignores the envelope's delta and reads "
                                                            "its call",
 }

@@ -158,7 +158,11 @@ class OpenAIResponsesStrategy:
         return None
 
     def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
-        """The output items replayed as input items, then one tool output per record."""
+        """The output items replayed as input items, then one tool output per record.
+
+        A call item without a name, a call_id or a string of arguments (input, for a custom
+        tool) was never executable, and the API refuses it as input: it is left out.
+        """
         items = _output(message)
         kinds: dict[str, str] = {}
         records = require_records(records, self.name)
@@ -166,7 +170,9 @@ class OpenAIResponsesStrategy:
         for item in items:
             if not isinstance(item, dict):
                 continue
-            if item.get("type") in _CALL_TYPES and isinstance(item.get("call_id"), str):
+            if item.get("type") in _CALL_TYPES:
+                if not _replayable(item):
+                    continue
                 kinds.setdefault(item["call_id"], item["type"])
             replay.append(_drop_none(item))
         for record in records:
@@ -593,8 +599,18 @@ def _call(item: dict) -> ToolCall:
     except ValueError as exc:
         return broken(f"arguments are not valid JSON: {exc}")
     if not isinstance(args, dict):
-        return broken(f"arguments are a JSON {type(args).__name__}, not an object")
+        return broken(f"arguments are a JSON {_JSON_TYPES.get(type(args), 'value')}, not an object")
     return ToolCall(name=name, arguments=args, id=call_id, raw_arguments=raw_text)
+
+
+def _replayable(item: dict) -> bool:
+    """Has the call item what a request's call item needs: a name, a call_id, string arguments?"""
+    raw = item.get("input" if item.get("type") == "custom_tool_call" else "arguments")
+    name, call_id = item.get("name"), item.get("call_id")
+    return isinstance(name, str) and bool(name) and isinstance(call_id, str) and isinstance(raw, str)
+
+
+_JSON_TYPES = {list: "array", str: "string", int: "number", float: "number", bool: "boolean", type(None): "null"}
 
 
 def _drop_none(value: Any) -> Any:
