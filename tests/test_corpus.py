@@ -63,6 +63,8 @@ SDK_DIFFERS = {
     "openai-chat/syn-name-pieces-then-whole": "the SDK concatenates the repeated name (get_weatherget_weather)",
     "anthropic-messages/syn-surrogate-halves-in-separate-deltas": "the SDK encodes each partial_json piece as "
                                                                   "UTF-8 on its own: a lone surrogate half raises",
+    "anthropic-messages/syn-input-json-nan": "the SDK's jiter parse accepts NaN and keeps the input as an object",
+    "anthropic-messages/syn-input-json-array": "the SDK keeps a tool input that is a JSON array as that array",
     "anthropic-messages/syn-usage-missing": "the SDK reads message_delta's usage unconditionally (it raises "
                                             "without one)",
     "anthropic-messages/syn-usage-and-container-at-the-end": "the SDK adds message_delta's usage to the "
