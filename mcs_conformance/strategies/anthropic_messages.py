@@ -95,20 +95,25 @@ def _final_input(text: str) -> Any:
 
 
 class _PartialInput:
-    """Read-time view of an open tool input: the partial parse, the last good one on failure.
+    """Read-time view of an open tool input: the partial parse of the text, or, when it
+    cannot be parsed (a literal cut short, or no JSON at all), the parse of its longest
+    prefix that can (the block's start input when none can). The view depends on the text
+    alone, never on which earlier texts were read.
 
     It is handed the whole text so far on every read, and the text only grows (it is the
     block's appended ``partial_json``). The parse runs with ``partial_mode=True`` (jiter's
     ``"on"``), which drops an unfinished trailing string -- a key or a value, whatever it
     holds. So once a parse has succeeded on a text that ends inside a string, any longer
-    text that has not closed that string parses to the same value or fails (and a failure
-    keeps the last value): the parse is skipped for it. Only the added text is scanned to
+    text that has not closed that string parses to the same value or fails (and the longest
+    parsable prefix of a failing one ends inside that string, giving that value again): the
+    parse is skipped for it. Only the added text is scanned to
     follow the string state.
     """
 
-    __slots__ = ("last", "seen", "in_string", "escaped", "parsed")
+    __slots__ = ("start", "last", "seen", "in_string", "escaped", "parsed")
 
     def __init__(self, start: Any) -> None:
+        self.start = start
         self.last = start
         self.seen = 0  # how many characters of the text have been scanned
         self.in_string = False  # the scanned text ends inside a JSON string
@@ -134,7 +139,7 @@ class _PartialInput:
             self.last = jiter.from_json(_json_bytes(text), partial_mode=True, allow_inf_nan=False)
             self.parsed = True
         except ValueError:
-            self.parsed = False
+            self.last, self.parsed = _longest_parse(text, self.start), False
         return self.last
 
     def _scan(self, added: str) -> bool:
@@ -155,6 +160,20 @@ class _PartialInput:
             self.in_string = in_string
         self.escaped = free > len(added)
         return closed
+
+
+def _longest_parse(text: str, start: Any) -> Any:
+    """The partial parse of the longest prefix of ``text`` that parses (binary search), or
+    ``start`` when none does."""
+    best, lo, hi = start, 1, len(text) - 1  # the whole text failed
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        try:
+            best = jiter.from_json(_json_bytes(text[:mid]), partial_mode=True, allow_inf_nan=False)
+            lo = mid + 1
+        except ValueError:
+            hi = mid - 1
+    return best
 
 
 def _text_of(content: list) -> str:

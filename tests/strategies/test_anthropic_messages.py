@@ -567,18 +567,20 @@ def test_junk_after_message_start_raises_only_malformed_chunk(junk: list) -> Non
 
 # -- THE PEEK AT AN OPEN TOOL INPUT SKIPS NO CHANGE --------------------------------------
 class _ParseEveryRead:
-    """The open-input view without the skip: a full partial parse of the text on every read."""
+    """The open-input view without the skip: a full partial parse of the text on every read;
+    for a text that does not parse, the parse of its longest prefix that does (found here by
+    trying every prefix, longest first)."""
 
     def __init__(self, start: object) -> None:
-        self.last = start
+        self.start = start
 
     def __call__(self, text: str) -> object:
-        if text:
+        for end in range(len(text), 0, -1):
             try:
-                self.last = jiter.from_json(_json_bytes(text), partial_mode=True, allow_inf_nan=False)
+                return jiter.from_json(_json_bytes(text[:end]), partial_mode=True, allow_inf_nan=False)
             except ValueError:
-                pass
-        return self.last
+                continue
+        return self.start
 
 
 def _peeks(events: list, parse_every_read: bool = False) -> list:
@@ -667,3 +669,13 @@ def test_result_messages_drops_tool_use_blocks_without_name_or_id() -> None:
     turn, results = strategy.result_messages(message, [ToolCallRecord(good, "ok")])
     assert turn["content"] == [{"type": "tool_use", "id": "toolu_b", "name": "g", "input": {"x": 1}}]
     assert results["content"] == [{"type": "tool_result", "tool_use_id": "toolu_b", "content": "ok"}]
+
+
+def test_an_unparsable_input_reads_the_same_whatever_was_read_before() -> None:
+    pieces = ['{"a": 1, ', '"b": 2, "c": ', "NaN, ", '"d": 4}']
+    text = "".join(pieces)
+    live = anthropic_messages._PartialInput({})
+    for i in range(1, len(pieces) + 1):
+        got = live("".join(pieces[:i]))
+    assert got == anthropic_messages._PartialInput({})(text) == {"a": 1, "b": 2}
+    assert anthropic_messages._PartialInput({})("NaN") == {}  # no prefix parses: the start input
