@@ -7,7 +7,7 @@ from .buffer import LLMStreamBuffer
 from .chain import ExtractionChain
 from .errors import MalformedChunk, MCSError, StreamError, UnrecognizedStream
 from .extraction import Extraction, extract_calls
-from .protocol import ExtractionStrategy, ToolCall, ToolCallRecord
+from .protocol import ExtractionStrategy, ToolCall, ToolCallRecord, require_records
 
 __version__ = "0.1.0"
 
@@ -24,4 +24,5 @@ __all__ = [
     "ToolCallRecord",
     "UnrecognizedStream",
     "extract_calls",
+    "require_records",
 ]

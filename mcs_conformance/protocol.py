@@ -19,6 +19,7 @@ __all__ = [
     "ToolCall",
     "ToolCallRecord",
     "UnrecognizedStream",
+    "require_records",
 ]
 
 
