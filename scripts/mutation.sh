@@ -18,7 +18,7 @@
 #                                       # the strategies whose suites get a second look at the
 #                                       # core mutants openai-chat's suite leaves standing
 #                                       # (empty: skip that pass)
-#   MCS_MUT_RECHECK=1                   # with MCS_MUT_DIR holding a finished run: run every
+#   MCS_MUT_RECHECK=1 (or unfinished)   # with MCS_MUT_DIR holding a finished run: run every
 #                                       # mutant left standing again, against the current work
 #                                       # tree (new cases or checks), in <strategy>-recheck/
 #   MCS_MUT_REDO="<mutant name glob> ..."
@@ -135,8 +135,9 @@ run() {  # run <dir> <names...>
 summary() {
   "$venv/bin/python" "$repo/scripts/mutation_summary.py" "$work" "$@"
 }
-if [ "${MCS_MUT_RECHECK:-}" = 1 ]; then
-  mapfile -t standing < <(summary --standing)
+if [ -n "${MCS_MUT_RECHECK:-}" ]; then
+  # MCS_MUT_RECHECK=unfinished: also the mutants an interrupted first run never reached
+  mapfile -t standing < <(summary "--${MCS_MUT_RECHECK/#1/standing}")
   echo "recheck: ${#standing[@]} mutants left standing"
   again="$work/$main-recheck"
   [ ! -e "$again" ] || again="$work/$main-recheck$(date +%H%M%S)"  # an earlier recheck stays as it is
