@@ -21,6 +21,7 @@
 #   MCS_MUT_RECHECK=1 (or unfinished)   # with MCS_MUT_DIR holding a finished run: run every
 #                                       # mutant left standing again, against the current work
 #                                       # tree (new cases or checks), in <strategy>-recheck/
+#   MCS_MUT_ONLY=<regex>                # with MCS_MUT_RECHECK: only the mutants whose names match
 #   MCS_MUT_REDO="<mutant name glob> ..."
 #                                       # with MCS_MUT_DIR holding a finished run: run these
 #                                       # mutants (of functions edited since) on the current tree,
@@ -137,7 +138,8 @@ summary() {
 }
 if [ -n "${MCS_MUT_RECHECK:-}" ]; then
   # MCS_MUT_RECHECK=unfinished: also the mutants an interrupted first run never reached
-  mapfile -t standing < <(summary "--${MCS_MUT_RECHECK/#1/standing}")
+  # MCS_MUT_ONLY=<regex>: only the standing mutants whose names match it
+  mapfile -t standing < <(summary "--${MCS_MUT_RECHECK/#1/standing}" | grep -E -- "${MCS_MUT_ONLY:-.}")
   echo "recheck: ${#standing[@]} mutants left standing"
   again="$work/$main-recheck"
   [ ! -e "$again" ] || again="$work/$main-recheck$(date +%H%M%S)"  # an earlier recheck stays as it is
