@@ -137,7 +137,8 @@ summary() {
   "$venv/bin/python" "$repo/scripts/mutation_summary.py" "$work" "$@"
 }
 if [ -n "${MCS_MUT_RECHECK:-}" ]; then
-  # MCS_MUT_RECHECK=unfinished: also the mutants an interrupted first run never reached
+  # MCS_MUT_RECHECK=unfinished: also the mutants an interrupted first run never reached;
+  # MCS_MUT_RECHECK=unreached: only those
   # MCS_MUT_ONLY=<regex>: only the standing mutants whose names match it
   mapfile -t standing < <(summary "--${MCS_MUT_RECHECK/#1/standing}" | grep -E -- "${MCS_MUT_ONLY:-.}")
   echo "recheck: ${#standing[@]} mutants left standing"

@@ -4,6 +4,7 @@
     python scripts/mutation_summary.py <work dir> --standing-core # names of core mutants no run has killed
     python scripts/mutation_summary.py <work dir> --standing      # names of every mutant left standing (not equivalent)
     python scripts/mutation_summary.py <work dir> --unfinished    # those, and the mutants an interrupted run never reached
+    python scripts/mutation_summary.py <work dir> --unreached     # only the mutants an interrupted run never reached
 
 ``<work dir>`` holds one mutmut copy per strategy: the first pass's (named in ``main-strategy``,
 ``OpenAIChatStrategy/`` when that file is absent), then the others; a mutant counts as killed when the suite on any of them killed it. A copy whose name ends in
@@ -92,11 +93,13 @@ def main(argv: list[str]) -> int:
         return 2
     result, copies = combined(work)
     equiv = equivalent()
-    if "--standing-core" in argv[1:] or "--standing" in argv[1:] or "--unfinished" in argv[1:]:
+    if {"--standing-core", "--standing", "--unfinished", "--unreached"} & set(argv[1:]):
         core_only = "--standing-core" in argv[1:]
         done = ("killed", "timeout") if "--unfinished" in argv[1:] else ("killed", "timeout", "not checked")
         for name, (source, outcome, _) in sorted(result.items()):
-            if outcome in done or (core_only and "strategies" in source):
+            if "--unreached" in argv[1:] and outcome != "not checked":
+                continue
+            if outcome in done and "--unreached" not in argv[1:] or (core_only and "strategies" in source):
                 continue
             if core_only or name not in equiv:
                 print(name)
