@@ -1,10 +1,11 @@
-"""Format-free helpers: turning SDK objects into wire dicts, describing a shape briefly."""
+"""Format-free helpers: turning SDK objects into wire dicts, describing a shape briefly,
+refusing the non-JSON constants Python's json reads."""
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["describe", "to_wire"]
+__all__ = ["describe", "reject_json_constant", "to_wire"]
 
 
 def to_wire(chunk: Any) -> Any:
@@ -31,3 +32,8 @@ def describe(shape: Any, limit: int = 120) -> str:
     else:
         text = f"{type(shape).__name__} {shape!r}"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def reject_json_constant(token: str) -> Any:
+    """``parse_constant`` hook for Python's json: NaN and Infinity are not JSON, so refuse them."""
+    raise ValueError(f"{token} is not valid JSON")

@@ -109,7 +109,7 @@ elif [ "$scope" = subset ]; then
     names+=("$oc.xǁOpenAIChatStrategyǁ${m}__mutmut_*")
   done
   for f in is_message grow merge extend is_number fold_tool_calls settle route new_call fold_fragment \
-           fold_name message to_call reject_constant parse_arguments drop_none error_text; do
+           fold_name message to_call parse_arguments drop_none error_text; do
     names+=("$oc.x__${f}__mutmut_*")
   done
 elif [ "$scope" = rest ]; then

@@ -37,16 +37,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..protocol import ToolCall, ToolCallRecord
+from ..shapes import reject_json_constant
 
 __all__ = ["JsonCodec"]
 
-
-def _reject_constant(token: str) -> Any:
-    raise ValueError(f"{token} is not valid JSON")
-
-
 # Raw control characters in strings are read (strict=False); NaN and Infinity are not JSON.
-_DECODER = json.JSONDecoder(strict=False, parse_constant=_reject_constant)
+_DECODER = json.JSONDecoder(strict=False, parse_constant=reject_json_constant)
 _WS = re.compile(r"[ \t\n\r]*")
 _START = re.compile(r'\{[ \t\n\r]*"')
 _STRUCT = re.compile(r'[\[\]{}"]')

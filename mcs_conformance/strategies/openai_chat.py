@@ -56,7 +56,7 @@ from typing import Any
 from ..accumulator import Accumulator, copy_tree
 from ..errors import MalformedChunk, StreamError
 from ..protocol import ToolCall, ToolCallRecord, require_records
-from ..shapes import describe, to_wire
+from ..shapes import describe, reject_json_constant, to_wire
 
 __all__ = ["OpenAIChatStrategy"]
 
@@ -539,10 +539,6 @@ def _to_call(n: int, entry: Any) -> ToolCall:
     return ToolCall(name=name, arguments=arguments, id=call_id, raw_arguments=raw, error=error)
 
 
-def _reject_constant(token: str) -> Any:
-    raise ValueError(f"{token} is not valid JSON")
-
-
 def _parse_arguments(raw: str | None) -> tuple[dict, str | None]:
     """The arguments object, or {} and the reason they cannot be used."""
     if raw is None or not raw.strip():
@@ -551,7 +547,7 @@ def _parse_arguments(raw: str | None) -> tuple[dict, str | None]:
     if _SURROGATE.search(text):
         text = text.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass")
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        value = json.loads(text, parse_constant=reject_json_constant)
     except json.JSONDecodeError as exc:
         return {}, f"arguments are not valid JSON ({exc.msg} at character {exc.pos})"
     except ValueError as exc:

@@ -48,7 +48,7 @@ from typing import Any
 from ..accumulator import Accumulator, copy_tree
 from ..errors import MalformedChunk, StreamError
 from ..protocol import ToolCall, ToolCallRecord, require_records
-from ..shapes import describe, to_wire
+from ..shapes import describe, reject_json_constant, to_wire
 
 __all__ = ["OpenAIResponsesStrategy"]
 
@@ -566,10 +566,6 @@ def _output(message: object) -> list:
     return output
 
 
-def _reject_constant(token: str) -> Any:
-    raise ValueError(f"{token} is not valid JSON")
-
-
 def _call(item: dict) -> ToolCall:
     name = item.get("name") if isinstance(item.get("name"), str) else ""
     call_id = item.get("call_id") if isinstance(item.get("call_id"), str) else None
@@ -595,7 +591,7 @@ def _call(item: dict) -> ToolCall:
     if not raw_text.strip():
         return ToolCall(name=name, arguments={}, id=call_id, raw_arguments=raw_text)
     try:
-        args = json.loads(raw_text, parse_constant=_reject_constant)
+        args = json.loads(raw_text, parse_constant=reject_json_constant)
     except ValueError as exc:
         return broken(f"arguments are not valid JSON: {exc}")
     if not isinstance(args, dict):
