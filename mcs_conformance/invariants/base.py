@@ -230,6 +230,30 @@ def expected_error(case: Case) -> str | None:
     return case.raises
 
 
+def attempt(fn: Callable[[], Any]) -> Any:
+    """``fn()``, or the exception it raised: a refusal is an answer under review too."""
+    try:
+        return fn()
+    except Exception as exc:  # noqa: BLE001 -- what the strategy raises is the answer
+        return exc
+
+
+def executable(case: Case) -> bool:
+    """Does the case expect at least one executable call?"""
+    return any(not c.get("error") for c in case.expect.get("calls", []))
+
+
+def own_calls(subject: Subject, case: Case | None) -> bool:
+    """The strategy itself extracts the case's message, and it holds an executable call."""
+    return (case is not None and case.expect.get("extracted_by") == subject.name and case.final_message is not None
+            and executable(case))
+
+
+def own_unleaked_calls(subject: Subject, case: Case | None) -> bool:
+    """As own_calls, and the calls are read from the message itself, not leaked into its text."""
+    return own_calls(subject, case) and not case.expect.get("via_backup")
+
+
 def records_for(calls: Iterable[ToolCall]) -> list[Any]:
     """One made-up result per executable call, in call order; every second one is a failed
     run (``is_error``), so a format's error flag is replayed too."""

@@ -9,7 +9,7 @@ from ..corpus import Case
 from ..errors import MCSError
 from ..extraction import extract_calls
 from ..protocol import ToolCall
-from .base import Failure, Subject, check, feed_all, records_for
+from .base import Failure, Subject, attempt, check, feed_all, records_for
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")  # syrupy colours its diff; a report must be plain text
 
@@ -116,13 +116,9 @@ def non_message_outputs(subject: Subject) -> dict[str, Any]:
         except Exception as exc:  # noqa: BLE001 -- a refusal is an answer too
             driver = _plain(exc)
         else:
-            try:
-                continuation: Any = ex.result_messages([])
-            except Exception as exc:  # noqa: BLE001 -- the refusal and its wording are under review
-                continuation = exc
             driver = {"resolved": ex.resolved.name if ex.resolved else None,
                       "strategy": ex.strategy.name if ex.strategy else None,
-                      "calls": _calls(ex.calls), "continuation": _plain(continuation)}
+                      "calls": _calls(ex.calls), "continuation": _plain(attempt(lambda: ex.result_messages([])))}
         out[label] = {**{method: _plain(got) for method, got in answers(subject, value).items()}, "driver": driver}
     message = answered_message(subject)
     if message is not None:
@@ -131,7 +127,7 @@ def non_message_outputs(subject: Subject) -> dict[str, Any]:
         out["result_messages with a record of another turn"] = _stranger_answers(subject, message)
     render = getattr(subject.strategy, "render", None)
     if subject.is_text and callable(render):
-        out["render"] = {label: _plain(_answer(lambda: render(calls))) for label, calls in _RENDERED}
+        out["render"] = {label: _plain(attempt(lambda: render(calls))) for label, calls in _RENDERED}
     return out
 
 
@@ -144,25 +140,14 @@ _RENDERED: tuple[tuple[str, list[Any]], ...] = (
 )
 
 
-def _answer(fn: Any) -> Any:
-    try:
-        return fn()
-    except Exception as exc:  # noqa: BLE001 -- the refusal and its wording are under review
-        return exc
-
-
 def _stranger_answers(subject: Subject, message: Any) -> dict[str, Any]:
     """What result_messages makes of the message's records plus one for a call of another turn."""
-    from ..protocol import ToolCallRecord
-    from .history import strangers
+    from .history import stranger_records
 
     s = subject.strategy
     records = records_for(s.extract(message))
-    out = {}
-    for stranger in strangers(records[0].call):
-        extra = ToolCallRecord(call=stranger, result="a result for a call of another turn")
-        out[f"id {stranger.id!r}"] = _plain(_answer(lambda: s.result_messages(message, [*records, extra])))
-    return out
+    return {f"id {extra.call.id!r}": _plain(attempt(lambda: s.result_messages(message, [*records, extra])))
+            for extra in stranger_records(records[0].call)}
 
 
 @check(

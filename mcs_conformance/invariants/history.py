@@ -12,11 +12,7 @@ from ..extraction import extract_calls
 from ..jsonpaths import find, values
 from ..protocol import ToolCall
 from ..schemas import load_schema
-from .base import Failure, Subject, calls_view, check, records_for
-
-
-def _executable(case: Case) -> bool:
-    return any(not c.get("error") for c in case.expect.get("calls", []))
+from .base import Failure, Subject, calls_view, check, executable, own_calls, own_unleaked_calls, records_for
 
 
 def _history_schema(subject: Subject, fmt: str) -> dict[str, Any] | None:
@@ -41,14 +37,9 @@ def _continuation(subject: Subject, case: Case) -> tuple[list[ToolCall], list[di
     return list(ex.calls), ex.result_messages(records_for(ex.calls))
 
 
-def _mine(s: Subject, c: Case | None) -> bool:
-    return c is not None and c.expect.get("extracted_by") == s.name and c.final_message is not None and _executable(c)
-
-
 def _native_with(s: Subject, c: Case | None, key: str) -> bool:
-    """The case's calls are the strategy's own (not leaked), and its descriptor declares ``key``
-    in ``history``."""
-    return _mine(s, c) and s.descriptor is not None and key in s.descriptor.history and not c.expect.get("via_backup")
+    """As own_unleaked_calls, and the strategy's descriptor declares ``key`` in ``history``."""
+    return own_unleaked_calls(s, c) and s.descriptor is not None and key in s.descriptor.history
 
 
 @check(
@@ -56,7 +47,7 @@ def _native_with(s: Subject, c: Case | None, key: str) -> bool:
     "result_messages validates against the format's request-side history schema",
     why="the provider rejects a continuation it cannot parse; the turn is lost",
     adr="DESIGN: Core contracts (result_messages)",
-    applies=lambda s, c: _mine(s, c) and _history_schema(s, s.name) is not None,
+    applies=lambda s, c: own_calls(s, c) and _history_schema(s, s.name) is not None,
 )
 def valid_request(subject: Subject, case: Case) -> None:
     _, history = _continuation(subject, case)
@@ -72,7 +63,7 @@ def valid_request(subject: Subject, case: Case) -> None:
     "in one message where the format says so",
     why="a result with a wrong or missing id is rejected by the provider or answers the wrong call",
     adr="DESIGN: Core contracts (result_messages)",
-    applies=lambda s, c: _mine(s, c) and s.descriptor is not None and "result_ids" in s.descriptor.history,
+    applies=lambda s, c: own_calls(s, c) and s.descriptor is not None and "result_ids" in s.descriptor.history,
 )
 def ids_pair(subject: Subject, case: Case) -> None:
     calls, history = _continuation(subject, case)
@@ -101,8 +92,7 @@ def ids_pair(subject: Subject, case: Case) -> None:
     "thinking signatures and reasoning items of the message are replayed in the assistant turn",
     why="providers reject or degrade a tool turn whose reasoning state was dropped",
     adr="DESIGN: Core contracts (refinements: result_messages receives the message)",
-    applies=lambda s, c: _mine(s, c) and s.descriptor is not None and bool(s.descriptor.history.get("replay"))
-    and not c.expect.get("via_backup"),
+    applies=lambda s, c: own_unleaked_calls(s, c) and s.descriptor is not None and bool(s.descriptor.history.get("replay")),
 )
 def replayed(subject: Subject, case: Case) -> None:
     _, history = _continuation(subject, case)
@@ -120,7 +110,7 @@ def replayed(subject: Subject, case: Case) -> None:
     why="the model opened no native call id; a native tool answer would be rejected",
     adr="The text / leak fall-through",
     applies=lambda s, c: c is not None and c.expect.get("via_backup") is True and c.expect.get("claimed_by") == s.name
-    and _executable(c),
+    and executable(c),
 )
 def leak_continuation(subject: Subject, case: Case) -> None:
     chain = subject.chain()
@@ -176,32 +166,33 @@ _STRANGER = "call_mcs_not_in_this_message"
     why="a driver that mixes up results between turns must hear about it, and which record was wrong; a tool "
     "answer for an id the assistant turn lacks is rejected by the provider and loses the turn",
     adr="DESIGN: Core contracts (result_messages)",
-    applies=lambda s, c: _native_with(s, c, "result_ids") or (s.is_text and _mine(s, c) and not c.expect.get("via_backup")),
+    applies=lambda s, c: _native_with(s, c, "result_ids") or (s.is_text and own_unleaked_calls(s, c)),
 )
 def stranger_refused(subject: Subject, case: Case) -> None:
     calls, _ = _continuation(subject, case)
     records = records_for(calls)
     paired = subject.descriptor is not None and "result_ids" in subject.descriptor.history
-    for stranger in strangers(records[0].call):
+    for extra in stranger_records(records[0].call):
         # without id paths, only a refusal can be checked: the id-less stranger (other
         # arguments) answers no call of the text whatever the format's ids
-        if paired or stranger.id is None:
-            _refuses(subject, case, records, stranger, paired)
+        if paired or extra.call.id is None:
+            _refuses(subject, case, records, extra, paired)
 
 
-def strangers(first: ToolCall) -> tuple[ToolCall, ToolCall]:
-    """Calls of another turn: ``first`` under an id the message lacks, and an id-less call of
-    the same name with other arguments."""
-    return (
+def stranger_records(first: ToolCall) -> list[Any]:
+    """Records for calls of another turn: ``first`` under an id the message lacks, and an
+    id-less call of the same name with other arguments."""
+    from ..protocol import ToolCallRecord
+
+    calls = (
         ToolCall(name=first.name, arguments=first.arguments, id=_STRANGER),
         ToolCall(name=first.name, arguments={"mcs": "a call of another turn, without an id"}, id=None),
     )
+    return [ToolCallRecord(call=c, result="a result for a call of another turn") for c in calls]
 
 
-def _refuses(subject: Subject, case: Case, records: list, stranger: ToolCall, paired: bool) -> None:
-    from ..protocol import ToolCallRecord
-
-    extra = ToolCallRecord(call=stranger, result="a result for a call of another turn")
+def _refuses(subject: Subject, case: Case, records: list, extra: Any, paired: bool) -> None:
+    stranger = extra.call
     try:
         history = subject.strategy.result_messages(case.final_message, [*records, extra])
     except ValueError as exc:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import inspect
-
 from typing import Any
 
 from ..protocol import ToolCall
-from .base import Failure, Subject, check, records_for
+from .base import Failure, Subject, attempt, check, own_unleaked_calls, records_for
 
 _METHODS = {
     "recognizes": 1,
@@ -108,13 +107,7 @@ def answers(subject: Subject, value: object) -> dict[str, object]:
         ("forming_name", lambda: s.forming_name(value)),
         ("result_messages", lambda: s.result_messages(value, [])),
     )
-    out: dict[str, object] = {}
-    for method, call in calls:
-        try:
-            out[method] = call()
-        except Exception as exc:  # noqa: BLE001 -- what the strategy raises is the answer under review
-            out[method] = exc
-    return out
+    return {method: attempt(call) for method, call in calls}
 
 
 _RETURNS = {
@@ -159,9 +152,7 @@ NON_RECORDS: tuple[tuple[str, object], ...] = (
 def answered_message(subject: Subject) -> Any:
     """The first message (by case id) whose executable calls the strategy itself extracts, or None."""
     for case in sorted(subject.corpus.cases, key=lambda c: c.id):
-        e = case.expect
-        if (e.get("extracted_by") == subject.name and not e.get("via_backup") and case.final_message is not None
-                and any(not c.get("error") for c in e.get("calls", []))):
+        if own_unleaked_calls(subject, case):
             return case.final_message
     return None
 
@@ -170,13 +161,7 @@ def non_record_answers(subject: Subject, message: Any) -> dict[str, object]:
     """What result_messages makes of each non-record placed after the message's own records."""
     s = subject.strategy
     records = records_for(s.extract(message))
-    out: dict[str, object] = {}
-    for label, bad in NON_RECORDS:
-        try:
-            out[label] = s.result_messages(message, [*records, bad])
-        except Exception as exc:  # noqa: BLE001 -- what the strategy raises is the answer under review
-            out[label] = exc
-    return out
+    return {label: attempt(lambda: s.result_messages(message, [*records, bad])) for label, bad in NON_RECORDS}
 
 
 @check(
