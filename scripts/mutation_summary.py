@@ -93,13 +93,18 @@ def main(argv: list[str]) -> int:
         return 2
     result, copies = combined(work)
     equiv = equivalent()
-    if {"--standing-core", "--standing", "--unfinished", "--unreached"} & set(argv[1:]):
-        core_only = "--standing-core" in argv[1:]
-        done = ("killed", "timeout") if "--unfinished" in argv[1:] else ("killed", "timeout", "not checked")
+    settled = ("killed", "timeout")
+    lists = {  # which outcomes each listing prints
+        "--standing": lambda o: o not in (*settled, "not checked"),
+        "--standing-core": lambda o: o not in (*settled, "not checked"),
+        "--unfinished": lambda o: o not in settled,
+        "--unreached": lambda o: o == "not checked",
+    }
+    listing = next((arg for arg in argv[1:] if arg in lists), None)
+    if listing is not None:
+        core_only = listing == "--standing-core"
         for name, (source, outcome, _) in sorted(result.items()):
-            if "--unreached" in argv[1:] and outcome != "not checked":
-                continue
-            if outcome in done and "--unreached" not in argv[1:] or (core_only and "strategies" in source):
+            if not lists[listing](outcome) or (core_only and "strategies" in source):
                 continue
             if core_only or name not in equiv:
                 print(name)
