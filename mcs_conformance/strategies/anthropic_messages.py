@@ -106,8 +106,7 @@ class _PartialInput:
     holds. So once a parse has succeeded on a text that ends inside a string, any longer
     text that has not closed that string parses to the same value or fails (and the longest
     parsable prefix of a failing one ends inside that string, giving that value again): the
-    parse is skipped for it. Only the added text is scanned to
-    follow the string state.
+    parse is skipped for it. Only the added text is scanned to follow the string state.
     """
 
     __slots__ = ("start", "last", "seen", "in_string", "escaped", "parsed")
