@@ -162,17 +162,35 @@ class _PartialInput:
 
 
 def _longest_parse(text: str, start: Any) -> Any:
-    """The partial parse of the longest prefix of ``text`` that parses (binary search), or
-    ``start`` when none does."""
-    best, lo, hi = start, 1, len(text) - 1  # the whole text failed
-    while lo <= hi:
-        mid = (lo + hi) // 2
+    """The partial parse of the longest prefix of ``text`` that parses, or ``start`` when none
+    does. Validity is not monotone in the length (" 0" parses, " " and " 00" do not), so each
+    failed attempt moves the end to where jiter reports the error, then on down."""
+    try:
+        data = _json_bytes(text)
+    except ValueError:  # a lone surrogate half: its bytes are invalid UTF-8, and jiter says where
+        data = text.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass").encode("utf-8", "surrogatepass")
+    end = len(data)
+    while end > 0:
         try:
-            best = jiter.from_json(_json_bytes(text[:mid]), partial_mode=True, allow_inf_nan=False)
-            lo = mid + 1
-        except ValueError:
-            hi = mid - 1
-    return best
+            return jiter.from_json(data[:end], partial_mode=True, allow_inf_nan=False)
+        except ValueError as exc:
+            end = min(end - 1, _error_offset(data[:end], str(exc)))
+    return start
+
+
+_AT = re.compile(r"at line (\d+) column (\d+)")
+
+
+def _error_offset(data: bytes, message: str) -> int:
+    """The byte offset of a jiter error ("... at line L column C", C counted in bytes from 1)."""
+    found = _AT.search(message)
+    if found is None:
+        return len(data)
+    line, column = int(found.group(1)), int(found.group(2))
+    offset = 0
+    for _ in range(line - 1):
+        offset = data.index(b"\n", offset) + 1
+    return offset + column - 1
 
 
 def _text_of(content: list) -> str:
