@@ -30,7 +30,9 @@ Decisions beyond the wire:
   resolves to the last); ``response.queued`` / ``response.in_progress`` replace the
   top-level fields and keep the output built so far, whatever their ``id``.
 * A completion event whose response has no ``output`` keeps the items the stream
-  finished (those that got ``output_item.done``), as the openai SDK does.
+  finished (those that got ``output_item.done``), as the openai SDK does; after an earlier
+  completion, every item of that one.
+* Output text that ``response.created`` already carries is display text, as a delta's is.
 * Item events after the completion are malformed: the final snapshot is not edited.
 * The recorded OpenAI ``error`` event nests its error in a dict, as Anthropic's does; it is
   told apart by its ``sequence_number`` (or a top-level ``message`` / ``code``).
@@ -223,7 +225,7 @@ def _start(acc: Accumulator, chunk: dict, kind: str) -> str:
         done=set(),
         final=False,
     )
-    return ""
+    return "".join(_texts(root["output"]))  # output text a created response already holds
 
 
 def _update(acc: Accumulator, chunk: dict, kind: str) -> str:
@@ -271,7 +273,9 @@ def _finish(acc: Accumulator, chunk: dict, kind: str) -> str:
                 copy_tree(built[pos]) for pos, index in enumerate(state["order"]) if index in state["done"]
             ]
     acc.root = final
-    state.update(live=final, items={}, order=[], by_id={}, parts={}, grown={}, done=set(), final=True)
+    # every item of the final snapshot is finished: a later completion without output keeps them
+    finished = list(range(len(final["output"])))
+    state.update(live=final, items={}, order=finished, by_id={}, parts={}, grown={}, done=set(finished), final=True)
     return _tail(shown, "".join(_texts(final["output"])))
 
 
@@ -470,14 +474,16 @@ def _part_delta(acc: Accumulator, chunk: dict, kind: str) -> str:
 
 def _part_done_field(acc: Accumulator, chunk: dict, kind: str) -> str:
     lst, idx_key, key = _PART_DONE[kind]
-    _, item, part = _find_part(acc, chunk, kind, lst, idx_key)
+    text = kind == "response.output_text.done"
+    _, _, part = _find_part(acc, chunk, kind, lst, idx_key, "message" if text else None)
     value = chunk.get(key)
     if not isinstance(value, str):
         raise MalformedChunk(f"{_NAME}: {kind} '{key}' is not a string: {describe(value)}")
-    counts = kind == "response.output_text.done" and item.get("type") == "message"
-    shown = "".join(_part_texts([part], acc)) if counts else ""
+    if text and part.get("type") != "output_text":
+        raise MalformedChunk(f"{_NAME}: {kind} targets a {part.get('type')!r} part, not output_text")
+    shown = "".join(_part_texts([part], acc)) if text else ""
     acc.seal(part, key, value)
-    return _tail(shown, value) if counts and part.get("type") == "output_text" else ""
+    return _tail(shown, value) if text else ""
 
 
 def _annotation(acc: Accumulator, chunk: dict, kind: str) -> str:
