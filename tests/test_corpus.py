@@ -71,6 +71,33 @@ SDK_DIFFERS = {
                                                              "message_start usage it assumes (it raises without one)",
     "openai-chat/syn-index-as-text-or-float": "the SDK uses the index as a list position: a text or float index "
                                               "makes it raise",
+    "openai-responses/syn-item-events-by-item-id-only": "the SDK keys item events by output_index only: without one "
+                                                        "it raises",
+    "openai-responses/syn-item-done-by-item-id-new-item-id": "the SDK keys output_item.done by output_index only: "
+                                                             "an index pointing nowhere adds the done item beside "
+                                                             "the streamed one",
+    "openai-responses/syn-item-added-without-output-index": "the SDK refuses the rotating response id and needs "
+                                                            "output_index on output_item.added (it raises)",
+    "openai-responses/syn-completed-without-created": "the SDK needs response.created first (it raises)",
+    "openai-responses/syn-completed-without-created-output-null": "the SDK needs response.created first (it raises)",
+    "openai-responses/syn-lifecycle-in-progress-first": "the SDK needs response.created first (it raises)",
+    "openai-responses/syn-lifecycle-two-turns": "the SDK refuses a second response id (it raises)",
+    "openai-responses/syn-lifecycle-in-progress-mid-stream-cut": "the SDK's snapshot keeps response.created's "
+                                                                 "top-level fields and builds no reasoning summary "
+                                                                 "from deltas",
+    "openai-responses/syn-item-call-added-without-status-cut": "the SDK leaves a call item without status as sent; "
+                                                               "the strategy marks it in_progress until its "
+                                                               "output_item.done",
+    "openai-responses/syn-completed-twice-second-without-output": "the SDK finds a repeated completion's output "
+                                                                  "unfinished when it has none (it raises)",
+    "openai-responses/syn-annotation-cut-part-without-lists": "the SDK's live snapshot applies no "
+                                                              "output_text.annotation.added (annotations appear "
+                                                              "only in the done item)",
+    "openai-responses/syn-text-logprobs-cut": "the SDK's live snapshot applies no logprobs of output_text.delta",
+    "openai-responses/syn-arguments-done-only-cut": "the SDK ignores function_call_arguments.done: its live call "
+                                                    "keeps the added item's empty arguments",
+    "openai-responses/syn-part-content-index-gap": "the SDK uses content_index as a list position: a first part at "
+                                                   "content_index 1 makes it raise",
 }
 
 # Messages the SDK's own models read differently from the case (calls or content text): shapes
@@ -117,6 +144,11 @@ SDK_MODELS_DIFFER = {
                                                         "parse NaN, and keep object arguments",
     "openai-chat/msg-tool-calls-beside-delta-not-claimed": "the SDK model ignores the envelope's delta and reads "
                                                            "its call",
+    "openai-responses/msg-call-items-non-string-name-and-call-id": "the SDK model cannot read a null output entry "
+                                                                   "(it raises)",
+    "openai-responses/syn-arguments-done-only-cut": "the SDK model parses the unfinished call's arguments; the "
+                                                    "case's call, its item still in progress, is an error call "
+                                                    "without them",
 }
 
 
