@@ -445,6 +445,7 @@ class AnthropicMessagesStrategy:
         stop_reason = message.get("stop_reason")
         last = len(content) - 1
         calls = []
+        ids: set[str] = set()
         for position, block in enumerate(content):
             if not isinstance(block, dict) or block.get("type") != "tool_use":
                 continue
@@ -454,8 +455,14 @@ class AnthropicMessagesStrategy:
             error = None
             if not isinstance(name, str) or not name:
                 name, error = "", "tool_use block has no name"
+            elif not isinstance(call_id, str) or not call_id:
+                error = "tool_use block has no id, so its result cannot be sent back"
+            elif call_id in ids:
+                error = f"tool_use id {call_id!r} repeats an earlier block's, so its result cannot be told apart"
             elif not isinstance(data, dict):
                 error = "tool input is not a JSON object"
+            if isinstance(call_id, str):
+                ids.add(call_id)
             if stop_reason is None:
                 error = "message incomplete"
             elif stop_reason == "max_tokens" and position == last:
@@ -492,9 +499,9 @@ class AnthropicMessagesStrategy:
 
         Blocks are replayed as received minus null fields (thinking keeps its signature);
         ``tool_use`` keeps type, id, name and input (``{}`` when the input never parsed);
-        empty text blocks, and ``tool_use`` blocks without a name or an id (never executable),
-        are dropped, since the API refuses them. Results follow the order of the calls in
-        the message.
+        empty text blocks, and ``tool_use`` blocks without a name or an id or repeating an
+        earlier block's id (never executable), are dropped, since the API refuses them.
+        Results follow the order of the calls in the message.
         """
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, list):
@@ -509,15 +516,16 @@ class AnthropicMessagesStrategy:
             if kind == "text" and not block.get("text"):
                 continue
             if kind == "tool_use":
-                if not (isinstance(block.get("name"), str) and block["name"] and isinstance(block.get("id"), str)):
+                call_id, name = block.get("id"), block.get("name")
+                if not (isinstance(name, str) and name and isinstance(call_id, str) and call_id) or call_id in order:
                     continue
                 data = block.get("input")
-                order.setdefault(block["id"], len(order))
+                order[call_id] = len(order)
                 replay.append(
                     {
                         "type": "tool_use",
-                        "id": block["id"],
-                        "name": block["name"],
+                        "id": call_id,
+                        "name": name,
                         "input": copy_tree(data) if isinstance(data, dict) else {},
                     }
                 )
