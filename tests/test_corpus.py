@@ -71,6 +71,23 @@ SDK_DIFFERS = {
                                                              "message_start usage it assumes (it raises without one)",
     "openai-chat/syn-index-as-text-or-float": "the SDK uses the index as a list position: a text or float index "
                                               "makes it raise",
+    "anthropic-messages/syn-message-start-without-content": "the SDK appends to the content list it assumes (it "
+                                                            "raises without one)",
+    "anthropic-messages/syn-message-delta-without-delta": "the SDK reads message_delta's delta.stop_reason "
+                                                          "unconditionally (it raises without one)",
+    "anthropic-messages/syn-fallback-without-target": "the SDK reads the fallback block's to.model (it raises on "
+                                                      "to: null)",
+    "anthropic-messages/syn-empty-signature-delta-without-signature": "the SDK assigns the empty signature delta "
+                                                                      "(\"signature\": \"\"); an empty delta "
+                                                                      "leaves the block as it is",
+    "anthropic-messages/syn-stream-cut-in-pretty-input-bad-value": "the SDK's partial parse of the open input "
+                                                                   "raises on JSON that cannot be completed",
+    "anthropic-messages/syn-stream-cut-in-input-leading-zero": "the SDK's partial parse of the open input raises "
+                                                               "on JSON that cannot be completed",
+    "anthropic-messages/syn-stream-cut-in-non-json-input": "the SDK's partial parse of the open input raises on "
+                                                           "text that is no JSON",
+    "anthropic-messages/syn-stream-cut-in-python-list-input": "the SDK's partial parse of the open input raises "
+                                                              "on JSON that cannot be completed",
     "openai-responses/syn-item-events-by-item-id-only": "the SDK keys item events by output_index only: without one "
                                                         "it raises",
     "openai-responses/syn-item-done-by-item-id-new-item-id": "the SDK keys output_item.done by output_index only: "
@@ -146,6 +163,12 @@ SDK_MODELS_DIFFER = {
                                                            "its call",
     "openai-responses/msg-call-items-non-string-name-and-call-id": "the SDK model cannot read a null output entry "
                                                                    "(it raises)",
+    "anthropic-messages/msg-tool-use-id-and-name-numbers": "the SDK model reads the name 7 and the id 12345 as "
+                                                           "they are",
+    "anthropic-messages/msg-tool-use-id-number": "the SDK model reads the id 12345 as it is and the call as "
+                                                 "executable; a call whose result cannot be sent back is never run",
+    "anthropic-messages/msg-duplicate-tool-use-id": "the SDK model reads both blocks as calls; a second call with "
+                                                    "the first's id cannot be answered apart from it",
     "openai-responses/syn-arguments-done-only-cut": "the SDK model parses the unfinished call's arguments; the "
                                                     "case's call, its item still in progress, is an error call "
                                                     "without them",
