@@ -8,9 +8,10 @@
 
 ``<work dir>`` holds one mutmut copy per strategy: the first pass's (named in ``main-strategy``,
 ``OpenAIChatStrategy/`` when that file is absent), then the others; a mutant counts as killed when the suite on any of them killed it. A copy whose name ends in
-``-redo`` ran the mutants of functions changed since the first run: its outcomes replace the
-earlier ones for every mutant it ran (a mutant's number names another change once its
-function is edited). A mutant that made the
+``-redo`` ran the mutants of functions changed since the first run: its outcomes replace
+those of every copy taken before it for every mutant it ran (a mutant's number names another
+change once its function is edited); copies are read in the order their trees were taken.
+A mutant that made the
 suite run past mutmut's timeout (an endless loop) is detected too: the score counts it with
 the killed ones and the report lists it apart. Mutants listed in
 ``scripts/mutation_equivalent.txt`` (name, then the one-line proof) leave the denominator.
@@ -57,11 +58,21 @@ def main_copy(work: Path) -> str:
     return named.read_text().strip() if named.exists() else DEFAULT_MAIN
 
 
+def _prepared(copy: Path) -> float:
+    """When the copy's tree was taken (scripts/mutation.sh writes its pyproject.toml then).
+
+    Copies are read in that order, not by name: a redo must override the runs on trees taken
+    before its function changed, and only those (``-recheck`` sorts after ``-HHMMSS-redo``).
+    """
+    config = copy / "pyproject.toml"
+    return (config if config.exists() else copy / "mutants").stat().st_mtime
+
+
 def combined(work: Path) -> tuple[dict[str, tuple[str, str, str]], list[str]]:
     """mutant name -> (file, outcome, the strategy whose suite decided it); the copies read."""
     first = main_copy(work)
-    copies = [work / first] + sorted(p for p in work.iterdir() if p.is_dir() and p.name not in (first, ".mutvenv")
-                                    and (p / "mutants").is_dir())
+    copies = [work / first] + sorted((p for p in work.iterdir() if p.is_dir() and p.name not in (first, ".mutvenv")
+                                      and (p / "mutants").is_dir()), key=lambda p: (_prepared(p), p.name))
     result: dict[str, tuple[str, str, str]] = {}
     rank = {"killed": 0, "timeout": 1, "survived": 2, "no tests": 3}  # lower wins
     for copy in copies:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -69,4 +70,23 @@ def test_a_redo_copy_replaces_the_outcomes_it_holds(tmp_path: Path) -> None:
     out = _run(tmp_path)
     # 1 revived, 3 killed, _grow 9 no longer exists (the function shrank), _merge 1 kept as it was
     assert "score: (killed + timeout) / (run - equivalent) = 2 / 3" in out.stdout
+    assert _run(tmp_path, "--standing").stdout.split() == [CHAT.format(1)]
+
+
+def test_a_redo_overrides_the_runs_taken_before_it_only(tmp_path: Path) -> None:
+    # names sort recheck-after-redo; the trees were taken recheck (old), redo, recheck (new)
+    _meta(tmp_path, "OpenAIChatStrategy", "mcs_conformance/strategies/openai_chat.py", {CHAT.format(1): 0, CHAT.format(2): 0})
+    _meta(tmp_path, "OpenAIChatStrategy-recheck", "mcs_conformance/strategies/openai_chat.py", {CHAT.format(1): 1})
+    _meta(tmp_path, "OpenAIChatStrategy-120000-redo", "mcs_conformance/strategies/openai_chat.py",
+          {CHAT.format(1): 0, CHAT.format(2): 0})
+    _meta(tmp_path, "OpenAIChatStrategy-recheck130000", "mcs_conformance/strategies/openai_chat.py", {CHAT.format(2): 1})
+    for n, copy in enumerate(("OpenAIChatStrategy", "OpenAIChatStrategy-recheck", "OpenAIChatStrategy-120000-redo",
+                              "OpenAIChatStrategy-recheck130000")):
+        config = tmp_path / copy / "pyproject.toml"
+        config.write_text("")
+        os.utime(config, (1_000_000 + n, 1_000_000 + n))
+    out = _run(tmp_path)
+    assert "runs: OpenAIChatStrategy, OpenAIChatStrategy-recheck, OpenAIChatStrategy-120000-redo, " \
+           "OpenAIChatStrategy-recheck130000" in out.stdout
+    # _grow 1: killed on the old tree only, the redo's survival stands; _grow 2: killed after the redo
     assert _run(tmp_path, "--standing").stdout.split() == [CHAT.format(1)]
