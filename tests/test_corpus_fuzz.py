@@ -38,7 +38,9 @@ def test_every_stream_case_has_a_descriptor_and_the_fuzzers_have_work() -> None:
     wellformed = [i for i in STREAMS if CORPUS.case(i).raises is None]
     split = [i for i in wellformed
              if len(char_split(CORPUS.case(i).chunks, CORPUS.descriptors[CORPUS.case(i).format])) > len(CORPUS.case(i).chunks)]
-    assert len(split) >= len(wellformed) - 5  # nearly every stream has a delta longer than one character
+    # nearly every stream has a delta longer than one character; a few deliver their text only
+    # whole (a refusal, a completion or done event without deltas before it)
+    assert len(split) >= 0.9 * len(wellformed), sorted(set(wellformed) - set(split))
 
 
 @pytest.mark.parametrize("case_id", STREAMS)

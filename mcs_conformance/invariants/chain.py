@@ -61,6 +61,18 @@ def promotion(subject: Subject, case: None) -> None:
     messages = [c.final_message for c in subject.corpus.cases if _applies(subject, c)]
     if not messages:
         return
+    fresh_views = [_view(m, subject, subject.chain()) for m in messages]
+    for primer in _primers(messages, subject):  # every message after each claimant is put in front
+        for i, message in enumerate(messages):
+            shared = subject.chain()
+            _view(messages[primer], subject, shared)
+            promoted = _view(message, subject, shared)
+            if promoted != fresh_views[i]:
+                raise Failure(
+                    "a chain promoted by an earlier message extracted differently from a fresh chain",
+                    expected=fresh_views[i], actual=promoted, detail=f"message sequence (indexes): {[primer, i]}",
+                )
+
     def run(sequence: list[int]) -> None:
         shared = subject.chain()  # a fresh chain per example: the printed sequence reproduces alone
         for i in sequence:
@@ -80,6 +92,20 @@ def promotion(subject: Subject, case: None) -> None:
                 )
 
     given_run(subject, st.lists(st.integers(0, len(messages) - 1), min_size=1, max_size=12), run)
+
+
+def _primers(messages: list[Any], subject: Subject) -> list[int]:
+    """The first message each strategy of the chain claims: resolving it puts that one in front.
+
+    Random sequences find an order-dependent answer less often as the corpus grows; every
+    claimant in front, then every message, is a sweep that does not.
+    """
+    first: dict[str, int] = {}
+    for i, message in enumerate(messages):
+        claimant = subject.chain().resolve(message)
+        if claimant is not None:
+            first.setdefault(claimant.name, i)
+    return sorted(first.values())
 
 
 def _buffer_shares_chain(subject: Subject) -> None:
