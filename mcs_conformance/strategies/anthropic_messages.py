@@ -32,7 +32,7 @@ the model that served the response, which becomes the message's ``model``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Any
 
 import jiter
@@ -191,6 +191,20 @@ def _error_offset(data: bytes, message: str) -> int:
     for _ in range(line - 1):
         offset = data.index(b"\n", offset) + 1
     return offset + column - 1
+
+
+def _unanswerable(block: dict, taken: Container[str]) -> str | None:
+    """Why no result could be sent back for a ``tool_use`` block, or None: it has no name, no
+    id, or an id already ``taken`` by an earlier block. Such a block is never an executable
+    call (extract) and is never replayed (result_messages), since the API refuses it."""
+    name, call_id = block.get("name"), block.get("id")
+    if not isinstance(name, str) or not name:
+        return "tool_use block has no name"
+    if not isinstance(call_id, str) or not call_id:
+        return "tool_use block has no id, so its result cannot be sent back"
+    if call_id in taken:
+        return f"tool_use id {call_id!r} repeats an earlier block's, so its result cannot be told apart"
+    return None
 
 
 def _text_of(content: list) -> str:
@@ -450,16 +464,11 @@ class AnthropicMessagesStrategy:
             if not isinstance(block, dict) or block.get("type") != "tool_use":
                 continue
             name = block.get("name")
+            name = name if isinstance(name, str) else ""
             call_id = block.get("id")
             data = block.get("input")
-            error = None
-            if not isinstance(name, str) or not name:
-                name, error = "", "tool_use block has no name"
-            elif not isinstance(call_id, str) or not call_id:
-                error = "tool_use block has no id, so its result cannot be sent back"
-            elif call_id in ids:
-                error = f"tool_use id {call_id!r} repeats an earlier block's, so its result cannot be told apart"
-            elif not isinstance(data, dict):
+            error = _unanswerable(block, ids)
+            if error is None and not isinstance(data, dict):
                 error = "tool input is not a JSON object"
             if isinstance(call_id, str):
                 ids.add(call_id)
@@ -516,16 +525,15 @@ class AnthropicMessagesStrategy:
             if kind == "text" and not block.get("text"):
                 continue
             if kind == "tool_use":
-                call_id, name = block.get("id"), block.get("name")
-                if not (isinstance(name, str) and name and isinstance(call_id, str) and call_id) or call_id in order:
+                if _unanswerable(block, order) is not None:
                     continue
                 data = block.get("input")
-                order[call_id] = len(order)
+                order[block["id"]] = len(order)
                 replay.append(
                     {
                         "type": "tool_use",
-                        "id": call_id,
-                        "name": name,
+                        "id": block["id"],
+                        "name": block["name"],
                         "input": copy_tree(data) if isinstance(data, dict) else {},
                     }
                 )
