@@ -1,9 +1,9 @@
-"""Rebuild the recorded corpus cases from ../shared/realpayloads (a maintainer's tool).
+"""Rebuild the recorded corpus cases from recordings/ (a maintainer's tool).
 
-    python scripts/build_corpus.py [REALPAYLOADS_DIR]
+    python scripts/build_corpus.py [RECORDINGS_DIR]
 
 Every case's expected message, calls and content text come from the official SDK oracle
-(mcs_conformance.importer.build_case); provenance comes from the realpayloads manifest.
+(mcs_conformance.importer.build_case); provenance comes from recordings/manifest.json.
 Hand-written cases (messages, synthetic streams) live in the corpus as files and are not
 touched. Review `git diff mcs_conformance/corpus` after a run.
 """
@@ -24,8 +24,8 @@ from mcs_conformance.strategies import default_backup, default_chain
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "mcs_conformance" / "corpus" / "cases"
-SRC = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "realpayloads"
-MANIFEST = {e["local"]: e for e in json.loads((SRC / "manifest.json").read_text())}
+SRC = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "recordings"
+MANIFEST = {e["path"]: e for e in json.loads((SRC / "manifest.json").read_text())}
 COMMITS = {
     "openai/openai-python": "e43b422412a9e96c9cc5192c61fffbe2d7e04836",
     "anthropics/anthropic-sdk-python": "009b035305e0724ce108ebd796935f91711fc6e1",
@@ -50,15 +50,15 @@ def kind_of(prov: str) -> str:
 
 def provenance(local: str, model: str | None, extra_why: str = "") -> dict:
     e = MANIFEST[local]
-    kind = kind_of(e["prov"])
-    out = {"kind": kind, "source": e["source"], "path": e["srcpath"], "commit": e["commit"], "license": e["license"]}
-    m = re.search(r"recorded (\d{4}-\d{2}-\d{2})", e["fmt"])
+    kind = kind_of(e["provenance"])
+    out = {"kind": kind, "source": e["source"], "path": e["source_path"], "commit": e["commit"], "license": e["license"]}
+    m = re.search(r"recorded (\d{4}-\d{2}-\d{2})", e["format"])
     if m:
         out["captured"] = m.group(1)
     if model:
         out["model"] = model
     if kind == "synthetic":
-        out["why"] = extra_why or f"made by hand upstream ({e['prov']}); kept because no recording shows this shape"
+        out["why"] = extra_why or f"made by hand upstream ({e['provenance']}); kept because no recording shows this shape"
     return out
 
 

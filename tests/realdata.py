@@ -1,26 +1,20 @@
-"""Access to ../shared/realpayloads: the recorded provider streams the project is built on."""
+"""Access to recordings/: the recorded provider streams the project is built on (see its README)."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
-from mcs_conformance.capture import read_capture
+from mcs_conformance.capture import parse_sse, read_capture
 
-ROOT = Path(
-    os.environ.get("MCS_REALPAYLOADS")
-    or Path(__file__).resolve().parents[1].parent / "shared" / "realpayloads"
-)
+ROOT = Path(__file__).resolve().parents[1] / "recordings"
 
 
 def path(rel: str) -> Path:
     p = ROOT / rel
     if not p.exists():
-        raise FileNotFoundError(
-            f"recorded payload {rel} not found under {ROOT}; set MCS_REALPAYLOADS to the realpayloads folder"
-        )
+        raise FileNotFoundError(f"recording {rel} not found under {ROOT} (listed in recordings/manifest.json?)")
     return p
 
 
@@ -36,8 +30,6 @@ def cassette(rel: str) -> list[dict]:
 
 def cassette_streams(rel: str) -> list[list[Any]]:
     """The SSE bodies of a cassette's streamed responses, as payload lists."""
-    from mcs_conformance.capture import parse_sse
-
     out = []
     for turn in cassette(rel):
         body = turn["response"]["body"]

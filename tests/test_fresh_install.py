@@ -63,3 +63,33 @@ def test_fresh_virtualenv_runs_the_suite_on_a_copied_example(dists: Path, tmp_pa
     report = json.loads((project / ".mcs-conformance" / "report.json").read_text())
     assert report["strategy"] == "hermes" and report["invariants"]["passing"] == report["invariants"]["total"] > 5
     assert not any(r["outcome"] == "failed" for r in report["results"])
+
+
+def test_a_clone_with_no_sibling_folders_runs_the_data_tests_and_rebuilds_the_corpus(tmp_path: Path) -> None:
+    """The repository is self-contained: copied alone into an empty folder (no ``../shared``,
+    nothing beside it), the tests that read recordings pass, and the corpus builder run on the
+    vendored recordings reproduces the committed corpus byte for byte."""
+    listed = run("git", "ls-files", "--cached", "--others", "--exclude-standard", "-z", cwd=ROOT)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    clone = tmp_path / "alone" / "mcs-conformance"
+    for rel in filter(None, listed.stdout.split("\0")):
+        if (ROOT / rel).is_file():
+            (clone / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, clone / rel)
+    assert sorted(p.name for p in clone.parent.iterdir()) == ["mcs-conformance"]
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "CI": "true", "PYTHONDONTWRITEBYTECODE": "1"}
+    where = run(sys.executable, "-c", "import mcs_conformance; print(mcs_conformance.__file__)", cwd=clone, env=env)
+    assert where.stdout.startswith(str(clone)), where.stdout + where.stderr
+    readers = sorted(str(p.relative_to(clone)) for p in (clone / "tests").rglob("test_*.py")
+                     if "realdata" in p.read_text(encoding="utf-8"))
+    assert len(readers) >= 5
+    done = run(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", *readers, cwd=clone, env=env)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    cases = clone / "mcs_conformance" / "corpus" / "cases"
+    before = {p: p.read_bytes() for p in cases.rglob("*.json")}
+    built = run(sys.executable, "scripts/build_corpus.py", cwd=clone, env={**env, "PYTHONPATH": str(clone)})
+    assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
+    after = {p: p.read_bytes() for p in cases.rglob("*.json")}
+    changed = sorted(str(p.relative_to(cases)) for p in before.keys() | after.keys() if before.get(p) != after.get(p))
+    assert not changed, f"the corpus builder does not reproduce these cases from recordings/: {changed[:10]}"

@@ -11,6 +11,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from mcs_conformance import schemas
+from mcs_conformance.capture import split_at
+from mcs_conformance.oracles import oracle_for
 from tests import realdata
 
 FORMATS = ["openai-chat", "openai-responses", "anthropic-messages", "text-json"]
@@ -127,15 +129,35 @@ def test_responses_completed_events_carry_a_valid_message():
     assert seen >= 5
 
 
+SDK_ACCUMULATED = {
+    "openai-chat": [
+        "openai-python/chat_stream/tool_calls_parallel_2__f82268f2fefd.sse",
+        "openai-python/chat_stream/refusal__173417d55340.sse",
+        "vercel-ai/chat/openai-text.chunks.jsonl",
+    ],
+    "anthropic-messages": [
+        "vercel-ai/anthropic/anthropic-clear-thinking.1.chunks.jsonl",
+        "anthropic-sdk-python/sse/tool_use_response.sse",
+    ],
+    "openai-responses": ["vercel-ai/responses/azure-tool-call.1.chunks.jsonl"],
+}
+
+
+def _first_response(rel: str) -> list:
+    """The first of the responses a recording holds (some hold several, back to back)."""
+    return split_at(realdata.payloads(rel), {"response.created"})[0]
+
+
 def test_sdk_accumulated_messages_validate():
-    base = "oracle_outputs/"
-    for name in ("chat_parallel_tools", "chat_refusal", "chat_openai_text_2026"):
-        body = _json(f"{base}{name}.accumulated.json")
-        assert schemas.errors("openai-chat.message", body["choices"][0]["message"]) == [], name
-    for name in ("anthropic_thinking", "anthropic_tool_use", "anthropic_cassette_tool_use"):
-        assert schemas.errors("anthropic-messages.message", _json(f"{base}{name}.accumulated.json")) == [], name
-    for name in ("responses_function_call", "responses_reasoning_function_call"):
-        assert schemas.errors("openai-responses.message", _json(f"{base}{name}.final.json")) == [], name
+    """What each official SDK accumulator builds from real streams is a valid message of its format."""
+    for fmt, recordings in SDK_ACCUMULATED.items():
+        for rel in recordings:
+            assert schemas.errors(f"{fmt}.message", oracle_for(fmt)(realdata.payloads(rel))) == [], rel
+    cassette = realdata.cassette_streams(
+        "anthropic-sdk-python/cassettes/test_runners__TestSyncRunTools__555fb399-a54c-455b-9ac5-2c9673f18e12.json")
+    assert schemas.errors("anthropic-messages.message", oracle_for("anthropic-messages")(cassette[0])) == []
+    reasoning = _first_response("vercel-ai/responses/openai-reasoning-encrypted-content.1.chunks.jsonl")
+    assert schemas.errors("openai-responses.message", oracle_for("openai-responses")(reasoning)) == []
 
 
 def test_anthropic_cassettes_requests_and_bodies_validate():
@@ -597,7 +619,7 @@ def test_responses_history_strictness(edit, expected):
 
 def test_responses_history_accepts_replayed_output_items():
     """The output of a real response, replayed as input, then the results: what result_messages returns."""
-    final = _json("oracle_outputs/responses_reasoning_function_call.final.json")
+    final = oracle_for("openai-responses")(_first_response("vercel-ai/responses/openai-reasoning-encrypted-content.1.chunks.jsonl"))
     replay = [{k: v for k, v in item.items() if k != "parsed_arguments"} for item in final["output"]]
     calls = [item for item in replay if item["type"] == "function_call"]
     assert calls

@@ -12,7 +12,7 @@ assigns all three, ``None`` when the delta lacks them, so a stream that never se
 ``stop_details`` (most do not) would gain ``"stop_details": null``. Such a key is
 dropped when it is null and appeared neither in ``message_start.message`` nor in any
 ``message_delta.delta``. Nothing else differs (checked against every recorded stream
-under realpayloads/: anthropic-sdk-python sse files and cassettes, vercel-ai anthropic).
+in the repository's recordings/: anthropic-sdk-python sse files and cassettes, vercel-ai anthropic).
 """
 
 from __future__ import annotations
