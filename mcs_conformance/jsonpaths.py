@@ -11,13 +11,17 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-__all__ = ["Path", "find", "get", "put", "values"]
+__all__ = ["Path", "doc_order", "find", "get", "matches", "put", "values"]
 
 Path = tuple[Any, ...]
 
 
 def find(tree: Any, pattern: Sequence[Any]) -> Iterator[tuple[Path, Any]]:
-    """Every (concrete path, value) that ``pattern`` matches in ``tree``, in document order."""
+    """Every (concrete path, value) that ``pattern`` matches in ``tree``, in document order.
+
+    Concrete paths hold dict keys and non-negative list positions (a negative index in the
+    pattern is resolved against the list it selects from).
+    """
     yield from _find(tree, list(pattern), ())
 
 
@@ -48,7 +52,7 @@ def _find(node: Any, pattern: list[Any], here: Path) -> Iterator[tuple[Path, Any
         return
     elif isinstance(step, int):
         if isinstance(node, list) and -len(node) <= step < len(node):
-            yield from _find(node[step], rest, here + (step,))
+            yield from _find(node[step], rest, here + (step % len(node),))
     elif isinstance(node, dict) and step in node:
         yield from _find(node[step], rest, here + (step,))
 
@@ -57,6 +61,24 @@ def _holds(value: Any, wanted: Any) -> bool:
     if isinstance(wanted, dict) and set(wanted) == {"in"} and isinstance(wanted["in"], list):
         return value in wanted["in"]
     return value == wanted
+
+
+def matches(tree: Any, pattern: Sequence[Any], path: Path) -> bool:
+    """Does ``pattern`` select the node at the concrete ``path`` of ``tree``?"""
+    if len(pattern) != len(path):
+        return False
+    return any(p == tuple(path) for p, _ in find(tree, pattern))
+
+
+def doc_order(tree: Any, path: Path) -> tuple[int, ...]:
+    """Where the node at a concrete path sits in document order: at each step, the list
+    position or the dict key's position among its siblings (sorting by this sorts paths the
+    way the serialized tree lists them)."""
+    out = []
+    for step in path:
+        out.append(step if isinstance(tree, list) else list(tree).index(step))
+        tree = tree[step]
+    return tuple(out)
 
 
 def get(tree: Any, path: Path) -> Any:
