@@ -21,7 +21,8 @@ from typing import Any
 
 from .schemas import errors as schema_errors
 
-__all__ = ["Case", "Corpus", "CorpusError", "Descriptor", "bundled_corpus_dir", "load_corpus"]
+__all__ = ["Case", "Corpus", "CorpusError", "Descriptor", "bundled_corpus_dir", "load_corpus", "read_case",
+           "read_descriptor"]
 
 
 class CorpusError(ValueError):
@@ -45,12 +46,21 @@ class Descriptor:
         return [d["path"] for d in self.data.get("deltas", [])]
 
     @property
-    def routing(self) -> list[str]:
-        return list(self.data.get("routing", []))
+    def routing(self) -> list[dict[str, Any]]:
+        """Routing rules ``{"at": pattern, "keys": [...]}``; ``at`` is None for a bare key
+        (the flat form: the key routes at every node of a split path)."""
+        return _node_rules(self.data.get("routing", []))
 
     @property
-    def terminal(self) -> list[str]:
-        return list(self.data.get("terminal", []))
+    def terminal(self) -> list[dict[str, Any]]:
+        """Terminal rules, in the form of :attr:`routing`."""
+        return _node_rules(self.data.get("terminal", []))
+
+    @property
+    def fill(self) -> list[dict[str, Any]]:
+        """Fill values ``{"at": pattern, "set": {key: value}}`` for the pieces of a split that
+        do not get the chunk's own value of a key."""
+        return list(self.data.get("fill", []))
 
     @property
     def noise(self) -> list[dict[str, Any]]:
@@ -71,6 +81,10 @@ class Descriptor:
     def is_error_chunk(self, chunk: Any) -> bool:
         """Does ``chunk`` match the descriptor's in-stream error schema?"""
         return _matches(self.data.get("error"), chunk)
+
+
+def _node_rules(rules: list[Any]) -> list[dict[str, Any]]:
+    return [{"at": None, "keys": [r]} if isinstance(r, str) else {"at": r["at"], "keys": list(r["keys"])} for r in rules]
 
 
 def _matches(schema: Any, instance: Any) -> bool:
@@ -228,3 +242,17 @@ def _case(data: Any, path: Path) -> Case:
         message=data.get("message"),
         data=data,
     )
+
+
+def read_descriptor(path: str | Path) -> Descriptor:
+    """One descriptor file, schema-validated (a :class:`CorpusError` names the problem)."""
+    path = Path(path)
+    data = _read_json(path)
+    _validate("descriptor.schema.json", data, path)
+    return Descriptor(data["format"], data, str(path))
+
+
+def read_case(path: str | Path) -> Case:
+    """One case file, schema-validated (a :class:`CorpusError` names the problem)."""
+    path = Path(path)
+    return _case(_read_json(path), path)

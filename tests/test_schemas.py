@@ -452,6 +452,38 @@ def test_descriptor_errors_name_the_path(base, key, value, expected):
     assert len(problems) == 1 and problems[0].startswith(expected), problems
 
 
+def test_descriptor_rules_per_node_and_the_flat_form_are_both_valid():
+    per_node = {
+        **OBJECT_DESCRIPTOR,
+        "routing": [{"at": [], "keys": ["id"]}, {"at": ["choices", "*"], "keys": ["index"], "description": "choice"}],
+        "terminal": [{"at": ["choices", "*"], "keys": ["finish_reason"]}],
+        "fill": [{"at": [], "set": {"logprobs": []}}],
+        "deltas": [{"path": ["choices", "*", "delta", "content"], "empty": True}],
+        "noise": [{"description": "x", "chunk": {}, "position": "anywhere", "level": "reference",
+                   "why": "a client of this request never receives it"}],
+    }
+    assert schemas.errors("descriptor", per_node) == []
+    mixed = {**OBJECT_DESCRIPTOR, "routing": ["object", {"at": [], "keys": ["id"]}]}
+    assert schemas.errors("descriptor", mixed) == []
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "expected"),
+    [
+        ("routing", [{"at": [], "key": ["id"]}], "at $.routing[0]:"),
+        ("terminal", [{"keys": ["done"]}], "at $.terminal[0]:"),
+        ("fill", [{"at": [], "set": {}}], "at $.fill[0].set: {} should be non-empty"),
+        ("noise", [{"description": "x", "chunk": 1, "position": "anywhere", "level": "reference"}],
+         "at $.noise[0]: 'why' is a required property"),
+        ("noise", [{"description": "x", "chunk": 1, "position": "anywhere", "level": "may"}], "at $.noise[0].level"),
+        ("deltas", [{"path": ["text"], "empty": "yes"}], "at $.deltas[0].empty: 'yes' is not of type 'boolean'"),
+    ],
+)
+def test_descriptor_rule_errors_name_the_path(key, value, expected):
+    problems = schemas.errors("descriptor", {**OBJECT_DESCRIPTOR, key: value})
+    assert len(problems) == 1 and problems[0].startswith(expected), problems
+
+
 def test_descriptor_extension_keys_are_allowed():
     assert schemas.errors("descriptor", {**STRING_DESCRIPTOR, "x-note": {"anything": 1}}) == []
 
