@@ -1,192 +1,403 @@
 """Hypothesis strategies and plain functions that re-chunk, add noise and synthesize streams.
 
-Everything here is driven by a format descriptor (corpus/descriptors/*.json): which fields
-are concatenable deltas, which keys route a fragment to its place (kept on every piece),
-which keys end a chunk's job (kept for the last piece), what noise may be inserted and how
-text rides in the format's text channel. No format is named here.
+Everything here is driven by a format descriptor (corpus/descriptors/*.json; every field is
+documented in docs/descriptors.md): which fields are concatenable deltas, which keys route a
+piece at which node of a delta's path (kept on every piece), which end a chunk's job (moved to
+the last piece), which values the other pieces get instead of the chunk's own (a continuation
+marker, an empty list the wire requires), what noise may be inserted and how text rides in the
+format's text channel. No format is named here.
+
+A split keeps the order of everything in the chunk: what precedes the delta (earlier list
+entries, earlier keys of each dict along its path) stays on the first piece, what follows it
+goes with the last piece. A merge joins a delta to the one before only when nothing of either
+chunk moves past the other's text or is lost.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis import strategies as st
 
 from .accumulator import copy_tree
 from .corpus import Descriptor
-from .jsonpaths import Path, find, get, put
+from .jsonpaths import Path, doc_order, find, get, matches
 from .protocol import ToolCall
+from .schemas import json_path
 
 __all__ = [
+    "LEVELS",
+    "Derived",
+    "Node",
     "carry_text",
     "char_split",
     "delta_sites",
+    "empty_allowed",
+    "join",
     "json_values",
     "merged",
+    "noise_level",
+    "noise_slots",
     "rechunked",
     "split_chunk",
+    "split_nodes",
     "tool_calls",
+    "weakest",
     "with_noise",
 ]
 
+LEVELS = ("must", "should", "reference")  # strongest first
+
+
+def weakest(levels: Iterable[str]) -> str:
+    """The least binding of ``levels`` (``must`` when there are none): a stream made with a
+    ``reference`` noise item holds its expectation only at ``reference`` level."""
+    return max(levels, key=LEVELS.index, default="must")
+
+
+class Derived(list):
+    """A generated stream: the chunks (it is a list), the ``level`` at which "same result as
+    the source stream" holds for it, and the ``recipe`` that made it, one step a line."""
+
+    def __init__(self, chunks: Iterable[Any] = (), *, level: str = "must", recipe: Iterable[str] = ()) -> None:
+        super().__init__(chunks)
+        self.level = level
+        self.recipe = list(recipe)
+
+
+# -- where the deltas are, and what each node along their path keeps -----------------------------
 
 def delta_sites(chunk: Any, descriptor: Descriptor) -> list[tuple[Path, str]]:
-    """The concrete paths in ``chunk`` that hold a concatenable delta string."""
+    """The concrete paths in ``chunk`` that hold a concatenable delta string, in document order."""
     if descriptor.chunk_kind == "string":
         return [((), chunk)] if isinstance(chunk, str) else []
-    sites = []
+    found: dict[Path, str] = {}
     for pattern in descriptor.deltas:
         for path, value in find(chunk, pattern):
             if isinstance(value, str):
-                sites.append((path, value))
-    return sites
+                found.setdefault(path, value)
+    return sorted(found.items(), key=lambda site: doc_order(chunk, site[0]))
 
 
-def _skeleton(chunk: Any, path: Path, text: str, keep: set[str]) -> Any:
-    """A chunk holding only the keys in ``keep`` along ``path``, and ``text`` at its end."""
-    if not path:
-        return text
-    step, rest = path[0], path[1:]
-    if isinstance(chunk, list):
-        return [_skeleton(chunk[step], rest, text, keep)]
-    out = {k: copy_tree(v) for k, v in chunk.items() if k in keep and k != step}
-    out[step] = _skeleton(chunk[step], rest, text, keep)
+def empty_allowed(chunk: Any, descriptor: Descriptor, path: Path) -> bool:
+    """May a re-chunking give the delta at ``path`` an empty piece (its ``empty`` flag)?"""
+    for item in descriptor.data.get("deltas", []):
+        if item.get("empty") and (descriptor.chunk_kind == "string" or matches(chunk, item["path"], path)):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class Node:
+    """The keys a split treats apart at one dict along a delta's path: ``routing`` keys go on
+    every piece, ``terminal`` keys on the last piece only; a key with a ``fill`` value gets it
+    on every piece that does not get the chunk's own value (for a terminal key, every piece
+    but the last, even when the chunk lacks the key: a continuation marker)."""
+
+    path: Path
+    routing: frozenset[str] = frozenset()
+    terminal: frozenset[str] = frozenset()
+    fill: dict[str, Any] = field(default_factory=dict)
+
+    def role(self, key: str) -> str:
+        """``terminal``, ``routing`` (in that precedence) or ``other``."""
+        if key in self.terminal:
+            return "terminal"
+        return "routing" if key in self.routing else "other"
+
+    def filler(self, key: str, value: Any) -> bool:
+        """Is ``value`` this node's fill value for ``key`` (it carries nothing of its own)?"""
+        return key in self.fill and value == self.fill[key]
+
+
+_NO_ROLES = Node(())
+
+
+def split_nodes(chunk: Any, descriptor: Descriptor, path: Path) -> list[Node]:
+    """The dicts along ``path`` (the chunk itself first), each with the keys its rules name.
+
+    A rule applies to a node when its ``at`` pattern selects that node; a rule without ``at``
+    (the flat form, a bare key) applies to every node of the path.
+    """
+    out = []
+    node: Any = chunk
+    for i in range(len(path)):
+        prefix = path[:i]
+        if isinstance(node, dict):
+
+            def here(rule: dict[str, Any]) -> bool:
+                return rule["at"] is None or matches(chunk, rule["at"], prefix)
+
+            fill: dict[str, Any] = {}
+            for rule in descriptor.fill:
+                if matches(chunk, rule["at"], prefix):
+                    fill.update(rule["set"])
+            out.append(Node(
+                prefix,
+                routing=frozenset(k for r in descriptor.routing if here(r) for k in r["keys"]),
+                terminal=frozenset(k for r in descriptor.terminal if here(r) for k in r["keys"]),
+                fill=fill,
+            ))
+        node = node[path[i]]
     return out
 
 
-def _without(chunk: Any, path: Path, drop: set[str]) -> tuple[Any, bool]:
-    """A copy of ``chunk`` with the ``drop`` keys removed along ``path``; and whether any had a value."""
-    out = copy_tree(chunk)
-    node, dropped = out, False
-    for step in (None, *path):
-        if step is not None:
-            node = node[step]
-        if isinstance(node, dict):
-            for k in drop & set(node):
-                dropped = dropped or node[k] is not None
-                del node[k]
-    return out, dropped
-
+# -- splitting ------------------------------------------------------------------------------------
 
 def split_chunk(chunk: Any, descriptor: Descriptor, path: Path, cuts: list[int]) -> list[Any]:
     """Split the delta at ``path`` at the given character offsets into several chunks.
 
-    The first piece is the chunk itself (its terminal keys held back), the others carry
-    only the routing keys and their text; the last piece gets the terminal keys back.
+    ``cuts`` are sorted offsets; equal offsets, 0 or the text's length give empty pieces.
+    Every piece holds the path to the delta, the routing keys of each node along it and its
+    share of the text; the first piece also holds everything that precedes the delta in the
+    chunk, the last one everything that follows it and the terminal keys.
+    """
+    text = chunk if descriptor.chunk_kind == "string" else get(chunk, path)
+    bounds = [0, *cuts, len(text)]
+    texts = [text[a:b] for a, b in zip(bounds, bounds[1:])]
+    if descriptor.chunk_kind == "string":
+        return texts
+    nodes = {n.path: n for n in split_nodes(chunk, descriptor, path)}
+    last = len(texts) - 1
+    return [_piece(chunk, path, 0, nodes, t, j == 0, j == last) for j, t in enumerate(texts)]
+
+
+def _piece(node: Any, path: Path, depth: int, nodes: dict[Path, Node], text: str, first: bool, last: bool) -> Any:
+    if depth == len(path):
+        return text
+    step = path[depth]
+    child = _piece(node[step], path, depth + 1, nodes, text, first, last)
+    if isinstance(node, list):
+        before = [copy_tree(x) for x in node[:step]] if first else []
+        after = [copy_tree(x) for x in node[step + 1:]] if last else []
+        return [*before, child, *after]
+    roles = nodes.get(path[:depth], _NO_ROLES)
+    at = list(node).index(step)
+    out: dict[Any, Any] = {}
+    for i, (k, v) in enumerate(node.items()):
+        role = roles.role(k)
+        if k == step:
+            out[k] = child
+        elif role == "routing" or (role == "terminal" and last) or (role == "other" and (first if i < at else last)):
+            out[k] = copy_tree(v)
+        elif k in roles.fill:
+            out[k] = copy_tree(roles.fill[k])
+    if not last:  # a continuation marker the chunk itself lacks: every piece but the last says it continues
+        out.update({k: copy_tree(v) for k, v in roles.fill.items() if k not in node and k in roles.terminal})
+    return out
+
+
+def char_split(chunks: list[Any], descriptor: Descriptor) -> Derived:
+    """Every delta of every chunk split at every character."""
+    out: list[Any] = []
+    recipe = []
+    for i, chunk in enumerate(chunks):
+        pieces = _char_pieces(chunk, descriptor)
+        if len(pieces) > 1:
+            recipe.append(f"chunk {i}: split into {len(pieces)} chunks, one character each")
+        out.extend(pieces)
+    return Derived(out, recipe=recipe)
+
+
+def _char_pieces(chunk: Any, descriptor: Descriptor) -> list[Any]:
+    """The chunk's first long delta split at every character; the last piece, which holds
+    whatever followed that delta, split the same way in turn."""
+    sites = [s for s in delta_sites(chunk, descriptor) if len(s[1]) > 1]
+    if not sites:
+        return [chunk]
+    path, text = sites[0]
+    pieces = split_chunk(chunk, descriptor, path, list(range(1, len(text))))
+    return pieces[:-1] + _char_pieces(pieces[-1], descriptor)
+
+
+# -- merging --------------------------------------------------------------------------------------
+
+class _Apart(Exception):
+    """Why two chunks cannot be merged."""
+
+
+def join(a: Any, b: Any, descriptor: Descriptor) -> tuple[Any, str]:
+    """``(merged, "")`` when ``b``'s delta can be appended to ``a``'s in one chunk; else
+    ``(None, why not)``.
+
+    Each chunk must hold exactly one delta, of the same field. The merged chunk is ``a`` with
+    the two texts joined and ``b``'s terminal values. Nothing may be lost, doubled or moved
+    past the other chunk's text: along the delta's path ``b`` holds only routing keys (equal
+    to ``a``'s), terminal keys, nulls, fill values and keys where ``a`` holds only the fill
+    value; ``a`` ends nothing (its terminal keys are null, or hold their fill value: it
+    continues) and holds nothing after its delta but nulls and fill values. (A value both
+    hold is not shared: an accumulator that concatenates every string would see it twice
+    before and once after.)
     """
     if descriptor.chunk_kind == "string":
-        text, bounds = chunk, [0, *cuts, len(chunk)]
-        return [text[a:b] for a, b in zip(bounds, bounds[1:])]
-    text = get(chunk, path)
-    bounds = [0, *cuts, len(text)]
-    pieces = [text[a:b] for a, b in zip(bounds, bounds[1:])]
-    terminal = set(descriptor.terminal)
-    first, held = _without(chunk, path, terminal)
-    put(first, path, pieces[0])
-    routing = set(descriptor.routing)
-    out = [first]
-    for i, piece in enumerate(pieces[1:], 1):
-        last = i == len(pieces) - 1
-        out.append(_skeleton(chunk, path, piece, routing | (terminal if last and held else set())))
-    return out
-
-
-def char_split(chunks: list[Any], descriptor: Descriptor) -> list[Any]:
-    """Every delta split at every character (each chunk's first delta site)."""
-    out: list[Any] = []
-    for chunk in chunks:
-        sites = [s for s in delta_sites(chunk, descriptor) if len(s[1]) > 1]
-        if not sites:
-            out.append(chunk)
-            continue
-        path, text = sites[0]
-        out.extend(split_chunk(chunk, descriptor, path, list(range(1, len(text)))))
-    return out
-
-
-def _mergeable(a: Any, b: Any, descriptor: Descriptor) -> Path | None:
+        if isinstance(a, str) and isinstance(b, str):
+            return a + b, ""
+        return None, "not both text chunks"
     sa, sb = delta_sites(a, descriptor), delta_sites(b, descriptor)
-    if len(sa) != 1 or len(sb) != 1 or sa[0][0] != sb[0][0]:
-        return None
-    path = sa[0][0]
-    if descriptor.chunk_kind == "string":
-        return path
-    keep = set(descriptor.routing)
-    if _skeleton(b, path, "", keep) != _replace(b, path, ""):
-        return None  # b carries more than routing keys and text: merging would move it
-    if _skeleton(a, path, "", keep) != _skeleton(b, path, "", keep):
-        return None
-    if _without(a, path, set(descriptor.terminal))[1]:
-        return None  # a ends something (finish_reason...): text after it must stay after it
-    return path
+    for name, sites in (("the first", sa), ("the second", sb)):
+        if len(sites) != 1:
+            return None, f"{name} holds {'no delta' if not sites else f'{len(sites)} deltas, not one'}"
+    if descriptor.is_done_chunk(a):
+        return None, "the first is the completion signal"
+    (pa, _), (pb, _) = sa[0], sb[0]
+    if len(pa) != len(pb):
+        return None, f"different delta fields ({json_path(pa)}, {json_path(pb)})"
+    roles = {}
+    for n in split_nodes(a, descriptor, pa) + split_nodes(b, descriptor, pb):
+        key = len(n.path)
+        old = roles.get(key, _NO_ROLES)
+        roles[key] = Node(n.path, old.routing | n.routing, old.terminal | n.terminal, {**old.fill, **n.fill})
+    try:
+        return _join(a, b, pa, pb, 0, roles), ""
+    except _Apart as why:
+        return None, str(why)
 
 
-def _replace(chunk: Any, path: Path, text: str) -> Any:
-    out = copy_tree(chunk)
-    put(out, path, text)
+def _join(a: Any, b: Any, pa: Path, pb: Path, depth: int, roles: dict[int, Node]) -> Any:
+    if depth == len(pa):
+        return a + b
+    sa, sb = pa[depth], pb[depth]
+    where = json_path(pa[:depth])
+    if isinstance(a, list) and isinstance(b, list):
+        if len(b) != 1:
+            raise _Apart(f"the second holds other entries beside its delta in {where}")
+        if sa != len(a) - 1:
+            raise _Apart(f"the first holds entries after its delta in {where}")
+        return [copy_tree(x) for x in a[:-1]] + [_join(a[sa], b[0], pa, pb, depth + 1, roles)]
+    if not (isinstance(a, dict) and isinstance(b, dict)) or sa != sb:
+        raise _Apart(f"different delta fields ({json_path(pa)}, {json_path(pb)})")
+    r = roles.get(depth, _NO_ROLES)
+    at = list(a).index(sa)
+    out: dict[Any, Any] = {}
+    for i, (k, v) in enumerate(a.items()):
+        role = r.role(k)
+        if k == sa:
+            out[k] = _join(v, b[sb], pa, pb, depth + 1, roles)
+        elif role == "routing":
+            if k not in b or b[k] != v:
+                raise _Apart(f"routing key {where}.{k} differs ({_short(v)}, then {_short(b.get(k, '(absent)'))})")
+            out[k] = copy_tree(v)
+        elif role == "terminal":
+            if v is not None and not r.filler(k, v):
+                raise _Apart(f"the first ends something: {where}.{k} is {_short(v)}")
+            if k in b or k not in r.fill:
+                out[k] = copy_tree(b.get(k, v))
+        elif i > at and v is not None and not r.filler(k, v):
+            raise _Apart(f"the first holds {where}.{k} after its delta, which would move past the second's text")
+        else:
+            out[k] = copy_tree(v)
+    for k, v in r.fill.items():
+        if k in r.terminal and k not in a:
+            raise _Apart(f"the first ends something: {where}.{k} is absent, not {_short(v)}")
+    for k, v in b.items():
+        role = r.role(k)
+        if k == sb or (k in a and role != "other"):
+            continue
+        if role == "terminal":
+            out[k] = copy_tree(v)
+        elif role == "routing":
+            raise _Apart(f"routing key {where}.{k} is only on the second")
+        elif v is None or r.filler(k, v):
+            out.setdefault(k, copy_tree(v))
+        elif k in a and r.filler(k, a[k]):
+            out[k] = copy_tree(v)  # the first held only the fill value: the second's own value takes its place
+        else:
+            raise _Apart(f"the second holds {where}.{k} ({_short(v)}), which a merge would drop or double")
     return out
 
 
-def merged(chunks: list[Any], descriptor: Descriptor) -> list[Any]:
-    """Neighbouring pure-delta chunks of the same field merged into one."""
+def _short(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit // 2]}...{text[-limit // 2:]} ({len(text)} chars)"
+
+
+def merged(chunks: list[Any], descriptor: Descriptor) -> Derived:
+    """Every run of neighbouring chunks whose deltas can be joined (see :func:`join`), merged into one."""
     out: list[Any] = []
-    for chunk in chunks:
+    recipe = []
+    for i, chunk in enumerate(chunks):
         if out:
-            path = _mergeable(out[-1], chunk, descriptor)
-            if path is not None:
-                if descriptor.chunk_kind == "string":
-                    out[-1] = out[-1] + chunk
-                else:
-                    out[-1] = _replace(out[-1], path, get(out[-1], path) + get(chunk, path))
+            together, _ = join(out[-1], chunk, descriptor)
+            if together is not None:
+                out[-1] = together
+                recipe.append(f"chunk {i} merged into the chunk before")
                 continue
         out.append(chunk)
-    return out
+    return Derived(out, recipe=recipe)
 
 
 @st.composite
-def rechunked(draw: st.DrawFn, chunks: list[Any], descriptor: Descriptor) -> list[Any]:
-    """A random re-chunking: some deltas split at random offsets, some neighbours merged."""
+def rechunked(draw: st.DrawFn, chunks: list[Any], descriptor: Descriptor) -> Derived:
+    """A random re-chunking: some deltas split at random offsets (into empty pieces too, where
+    the delta's ``empty`` flag allows), some neighbours merged."""
     out: list[Any] = []
-    for chunk in chunks:
-        sites = [s for s in delta_sites(chunk, descriptor) if len(s[1]) > 1]
+    recipe = []
+    for i, chunk in enumerate(chunks):
+        sites = [s for s in delta_sites(chunk, descriptor)
+                 if len(s[1]) > 1 or (s[1] and empty_allowed(chunk, descriptor, s[0]))]
+        pieces = [chunk]
         if sites and draw(st.booleans()):
             path, text = draw(st.sampled_from(sites))
-            cuts = draw(st.sets(st.integers(1, len(text) - 1), min_size=1, max_size=min(6, len(text) - 1)))
-            pieces = split_chunk(chunk, descriptor, path, sorted(cuts))
-        else:
-            pieces = [chunk]
-        for piece in pieces:
+            if empty_allowed(chunk, descriptor, path):
+                cuts = sorted(draw(st.lists(st.integers(0, len(text)), min_size=1, max_size=6)))
+            else:
+                inner = st.integers(1, len(text) - 1)
+                cuts = sorted(draw(st.sets(inner, min_size=1, max_size=min(6, len(text) - 1))))
+            pieces = split_chunk(chunk, descriptor, path, cuts)
+            recipe.append(f"chunk {i}: {json_path(path)} split at {cuts}")
+        for j, piece in enumerate(pieces):
             if out and draw(st.integers(0, 3)) == 0:
-                path = _mergeable(out[-1], piece, descriptor)
-                if path is not None:
-                    if descriptor.chunk_kind == "string":
-                        out[-1] = out[-1] + piece
-                    else:
-                        out[-1] = _replace(out[-1], path, get(out[-1], path) + get(piece, path))
+                together, _ = join(out[-1], piece, descriptor)
+                if together is not None:
+                    out[-1] = together
+                    recipe.append(f"chunk {i}" + (f" piece {j}" if len(pieces) > 1 else "") + " merged into the one before")
                     continue
             out.append(piece)
-    return out
+    return Derived(out, recipe=recipe)
+
+
+# -- noise ----------------------------------------------------------------------------------------
+
+def noise_level(item: dict[str, Any]) -> str:
+    """The level of a noise item: does a conforming strategy have to ignore it (``must``, the
+    default), should it for safety (``should``), or is ignoring it the reference's choice?"""
+    return item.get("level", "must")
+
+
+def noise_slots(item: dict[str, Any], n: int, done_index: int | None) -> range:
+    """The places (0..n, before the chunk of that index) where a noise item may go in a
+    stream of ``n`` chunks whose completion signal is at ``done_index`` (None: the last)."""
+    done_at = done_index if done_index is not None else n - 1
+    lo = {"anywhere": 0, "after-first": 1, "after-done": done_at + 1}.get(item.get("position", "after-first"), 1)
+    return range(min(lo, n), n + 1)
 
 
 @st.composite
-def with_noise(draw: st.DrawFn, chunks: list[Any], descriptor: Descriptor, done_index: int | None) -> list[Any]:
-    """The stream with the descriptor's noise chunks inserted where each may appear."""
-    noise = descriptor.noise
+def with_noise(draw: st.DrawFn, chunks: list[Any], descriptor: Descriptor, done_index: int | None,
+               levels: Iterable[str] = LEVELS) -> Derived:
+    """The stream with noise chunks of the given levels inserted where each may appear; the
+    result's ``level`` is the weakest of the items inserted."""
+    levels = tuple(levels)
+    noise = [item for item in descriptor.noise if noise_level(item) in levels]
     if not noise:
-        return list(chunks)
+        return Derived(chunks)
     out = list(chunks)
+    used, recipe = [], []
     for _ in range(draw(st.integers(1, 6))):
         item = draw(st.sampled_from(noise))
-        where = item.get("position", "after-first")
-        done_at = done_index if done_index is not None else len(chunks) - 1
-        lo = {"anywhere": 0, "after-first": 1, "after-done": done_at + 1}.get(where, 1)
-        lo = min(lo, len(out))
-        at = draw(st.integers(lo, len(out)))
+        slots = noise_slots(item, len(out), done_index)
+        at = draw(st.integers(slots.start, slots.stop - 1))
         out.insert(at, copy_tree(item["chunk"]))
+        used.append(noise_level(item))
+        recipe.append(f"noise {item.get('description', '')!r} inserted at {at}")
         if done_index is not None and at <= done_index:
             done_index += 1
-    return out
+    return Derived(out, level=weakest(used), recipe=recipe)
 
+
+# -- text carriage and synthesized values -----------------------------------------------------------
 
 def carry_text(pieces: list[str], descriptor: Descriptor) -> list[Any]:
     """A stream of the descriptor's wire whose text channel carries ``pieces`` in order.
