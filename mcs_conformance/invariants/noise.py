@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from ..corpus import Case
-from ..generators import with_noise
+from ..generators import LEVELS, noise_level, noise_slots, with_noise
 from .base import Subject, check, given_run
 from .split import same_outcome
+
+_GATE = ("must", "should")  # the levels NOISE-002 draws from; reference items are tried by NOISE-001
 
 
 def _done_index(subject: Subject, case: Case) -> int | None:
@@ -25,13 +27,13 @@ def _done_index(subject: Subject, case: Case) -> int | None:
 def each_noise(subject: Subject, case: Case) -> None:
     done = _done_index(subject, case)
     n = len(case.chunks)
-    for item in subject.descriptor.noise:
-        where = item.get("position", "after-first")
-        start = {"anywhere": 0, "after-first": 1, "after-done": (done if done is not None else n - 1) + 1}.get(where, 1)
-        slots = sorted({start, (start + n) // 2, n} & set(range(start, n + 1)))
-        for at in slots:
+    # the binding items first: a reference item's difference never hides a must item's
+    for item in sorted(subject.descriptor.noise, key=lambda i: LEVELS.index(noise_level(i))):
+        slots = noise_slots(item, n, done)
+        for at in sorted({slots.start, (slots.start + n) // 2, n}):
             chunks = case.chunks[:at] + [item["chunk"]] + case.chunks[at:]
-            same_outcome(subject, case, chunks, f"noise {item.get('description', '')!r} at {at}")
+            same_outcome(subject, case, chunks, f"noise {item.get('description', '')!r} at {at}",
+                         level=noise_level(item), why=item.get("why", ""))
 
 
 @check(
@@ -39,9 +41,10 @@ def each_noise(subject: Subject, case: Case) -> None:
     "random noise insertions (shrunk on failure) change nothing",
     why="noise arrives in bursts and combinations",
     adr="Decision: accumulate",
-    applies=lambda s, c: s.own_stream(c) and s.descriptor is not None and bool(s.descriptor.noise),
+    applies=lambda s, c: s.own_stream(c) and s.descriptor is not None
+    and any(noise_level(i) in _GATE for i in s.descriptor.noise),
     hypothesis=True,
 )
 def random_noise(subject: Subject, case: Case) -> None:
-    strategy = with_noise(case.chunks, subject.descriptor, _done_index(subject, case))
+    strategy = with_noise(case.chunks, subject.descriptor, _done_index(subject, case), levels=_GATE)
     given_run(subject, strategy, lambda ch: same_outcome(subject, case, ch, "noise"))

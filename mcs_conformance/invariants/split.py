@@ -5,20 +5,35 @@ from __future__ import annotations
 from typing import Any
 
 from ..corpus import Case
-from ..generators import char_split, merged, rechunked
+from ..generators import Derived, char_split, merged, rechunked
 from .base import Failure, Subject, check, given_run, outcome
+
+_RECIPE_LINES = 8
 
 
 def _has_descriptor(s: Subject, c: Case | None) -> bool:
     return s.own_stream(c) and s.descriptor is not None
 
 
-def same_outcome(subject: Subject, case: Case, chunks: list[Any], how: str) -> None:
+def same_outcome(subject: Subject, case: Case, chunks: list[Any], how: str, *, level: str | None = None,
+                 why: str = "") -> None:
+    """Fail when ``chunks`` give another outcome than the case's own stream. ``level`` is the
+    level of what made the stream when it is weaker than the check's (a ``reference`` noise
+    item, with ``why``); a :class:`Derived` stream's recipe goes into the failure's detail."""
     want, got = outcome(subject, case.chunks), outcome(subject, chunks)
-    if got != want:
-        raise Failure(
-            f"re-chunking ({how}) changed the result", expected=want, actual=got, chunks=chunks,
-        )
+    if got == want:
+        return
+    level = level or getattr(chunks, "level", None)
+    lines = [f"level: {level}: {why}"] if level not in (None, "must") and why else []
+    recipe = chunks.recipe if isinstance(chunks, Derived) else []
+    if recipe:
+        more = len(recipe) - _RECIPE_LINES
+        lines += ["how the stream was made:", *(f"  {r}" for r in recipe[:_RECIPE_LINES])]
+        lines += [f"  ... and {more} more steps"] if more > 0 else []
+    failure = Failure(f"re-chunking ({how}) changed the result", expected=want, actual=got, chunks=chunks,
+                      detail="\n".join(lines))
+    failure.level = None if level == "must" else level
+    raise failure
 
 
 @check(
