@@ -116,6 +116,37 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_descriptor(args: argparse.Namespace) -> int:
+    """``descriptor explain``: what the fuzzers generate for one case under one descriptor."""
+    from .corpus import CorpusError, load_corpus, read_case, read_descriptor
+    from .explain import ExplainError, explain, render
+
+    try:
+        as_files = Path(args.descriptor).is_file() and Path(args.case).is_file() and not args.corpus
+        corpus = None if as_files else load_corpus(args.corpus)
+        if Path(args.descriptor).is_file():
+            descriptor = read_descriptor(args.descriptor)
+        elif args.descriptor in corpus.descriptors:
+            descriptor = corpus.descriptors[args.descriptor]
+        else:
+            raise CorpusError(f"{args.descriptor!r} is neither a descriptor file nor a loaded format "
+                              f"(loaded: {', '.join(sorted(corpus.descriptors))}; add --corpus DIR for yours)")
+        if Path(args.case).is_file():
+            case = read_case(args.case)
+        else:
+            try:
+                case = corpus.case(args.case)
+            except KeyError:
+                raise CorpusError(f"{args.case!r} is neither a case file nor a loaded case id "
+                                  f"(add --corpus DIR for your cases; `mcs-conformance list cases` lists them)") from None
+        data = explain(descriptor, case, args.chunk)
+    except (CorpusError, ExplainError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n" if args.json else render(data))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mcs-conformance", description="Conformance suite for MCS streaming tool-call extraction.")
     p.add_argument("--version", action="version", version=f"mcs-conformance {__version__}")
@@ -155,6 +186,17 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("--why", help="for synthetic cases: why no recording covers this")
     im.add_argument("--tag", action="append", default=[])
     im.add_argument("-o", "--output", help="write the case here (default: stdout)")
+
+    de = sub.add_parser("descriptor", help="check a format descriptor against a case")
+    dsub = de.add_subparsers(dest="descriptor_cmd", required=True)
+    ex = dsub.add_parser("explain", help="print the re-chunkings, merges, noise and text carriage the suite "
+                                         "generates for a case")
+    ex.add_argument("descriptor", help="a descriptor file, or the format name of a loaded descriptor")
+    ex.add_argument("--case", required=True, help="a case file, or the id of a loaded case")
+    ex.add_argument("--corpus", action="append", default=[], metavar="DIR", help="also load an author corpus folder")
+    ex.add_argument("--chunk", type=int, help="the chunk whose character split is shown (default: the first "
+                                              "with a delta of two characters or more)")
+    ex.add_argument("--json", action="store_true", help="print the full data as JSON, nothing cut")
     return p
 
 
@@ -171,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
         return _cmd_corpus(args)
     if args.cmd == "report":
         return _cmd_report(args)
+    if args.cmd == "descriptor":
+        return _cmd_descriptor(args)
     return 2
 
 
