@@ -166,16 +166,16 @@ def outcomes(result: pytest.RunResult) -> dict[str, str]:
     return out
 
 
-def summary_rows(result: pytest.RunResult) -> dict[str, tuple[int, int, int]]:
-    """family -> (passed, failed, xfailed), read from the plugin's terminal summary."""
+def summary_rows(result: pytest.RunResult) -> dict[str, tuple[int, int, int, int]]:
+    """family -> (passed, failed, differs, xfailed), read from the plugin's terminal summary."""
     text = result.stdout.str()
     assert "mcs-conformance summary" in text, text
     section = text.split("mcs-conformance summary", 1)[1]
     rows = {}
     for line in section.splitlines():
-        m = re.fullmatch(r"([A-Z]+)\s+(\d+)\s+(\d+)\s+(\d+)", line.strip())
+        m = re.fullmatch(r"([A-Z]+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", line.strip())
         if m:
-            rows[m.group(1)] = (int(m.group(2)), int(m.group(3)), int(m.group(4)))
+            rows[m.group(1)] = tuple(int(m.group(i)) for i in range(2, 6))
     return rows
 
 
@@ -458,11 +458,13 @@ def _reproduce_line(result: pytest.RunResult, check_id: str) -> str:
     return lines.pop()[len("reproduce: "):]
 
 
-def _run_command(pytester: pytest.Pytester, command: str) -> subprocess.CompletedProcess[str]:
-    argv = shlex.split(command)
-    assert argv[0] == "pytest"
-    return subprocess.run([str(PYTEST_BIN), *argv[1:]], cwd=pytester.path, env=subprocess_env(pytester.path),
-                          capture_output=True, text=True, timeout=120)
+def _run_command(pytester: pytest.Pytester, command: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run a printed command as a user pastes it: through a shell, in the folder the run was
+    started from; the environment is the test's own, without PYTHONPATH (the command must
+    say what it needs)."""
+    base = {k: v for k, v in os.environ.items() if k != "PYTHONPATH" and not k.startswith("PYTEST_")}
+    return subprocess.run(["bash", "-c", command], cwd=pytester.path, env=env or base,
+                          capture_output=True, text=True, timeout=180)
 
 
 def test_failure_report_names_check_case_diff_and_a_working_command(pytester: pytest.Pytester) -> None:
@@ -479,6 +481,7 @@ def test_failure_report_names_check_case_diff_and_a_working_command(pytester: py
     assert "Traceback" not in text
     command = _reproduce_line(result, "EXTRACT-001")
     argv = shlex.split(command)
+    assert argv[argv.index("-m") + 1] == "pytest"
     assert "--mcs-strategy=brokenstrats:DropLast" in argv and f"--mcs-case={CASE_ID}" in argv
     again = _run_command(pytester, command)
     assert again.returncode == 1, again.stdout + again.stderr
@@ -575,7 +578,7 @@ def _header(result: pytest.RunResult) -> str:
 def test_profile_option_is_accepted_and_shown(pytester: pytest.Pytester, profile: str) -> None:
     result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-check=STRUCT-001", f"--mcs-profile={profile}")
     assert result.ret == 0
-    assert _header(result).endswith(f"hypothesis profile {profile}")
+    assert _header(result).endswith(f"hypothesis profile {profile}, gate should")
 
 
 def test_invalid_profile_is_rejected(pytester: pytest.Pytester) -> None:
@@ -597,7 +600,7 @@ def test_ci_environment_makes_ci_the_default_profile(
     args = [f"--mcs-profile={option}"] if option else []
     result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-check=STRUCT-001", *args)
     assert result.ret == 0
-    assert _header(result).endswith(f"hypothesis profile {profile}")
+    assert _header(result).endswith(f"hypothesis profile {profile}, gate should")
 
 
 def test_corpus_version_pin(pytester: pytest.Pytester) -> None:
@@ -626,24 +629,33 @@ GOLDEN = ("--mcs-only", "--mcs-corpus=corpus", "--mcs-check=GOLDEN-001",
           f"--mcs-case={CASE_ID}", "--mcs-case=openai-chat/openai-text")
 
 
+def _golden_folder(root: Path, name: str, spec: str) -> Path:
+    return root / "tests" / "mcs-conformance" / f"{name}@{spec.replace(':', '.')}" / "__snapshots__" / "golden"
+
+
 @pytest.mark.parametrize("tests_dir", [True, False])
-def test_golden_snapshots_are_created_per_strategy_and_then_pass(pytester: pytest.Pytester, tests_dir: bool) -> None:
+def test_golden_snapshots_first_run_says_how_to_create_them_then_passes(pytester: pytest.Pytester, tests_dir: bool) -> None:
     make_project(pytester)
     if tests_dir:
         pytester.mkdir("tests")
-    root = pytester.path / "tests" if tests_dir else pytester.path
-    golden = {name: root / "mcs-conformance" / name / "__snapshots__" / "golden" for name in ("text-json", "openai-chat")}
+    chat = "mcs_conformance.strategies:OpenAIChatStrategy"
+    golden = {"text-json": _golden_folder(pytester.path, "text-json", REFERENCE),
+              "openai-chat": _golden_folder(pytester.path, "openai-chat", chat)}
 
     first = run(pytester, f"--mcs-strategy={REFERENCE}", *GOLDEN)
     assert first.ret == 1
-    assert set(outcomes(first).values()) == {"FAILED"} and len(outcomes(first)) == 2
-    assert first.stdout.str().count("no snapshot for this item yet") >= 2
-
-    update = run(pytester, f"--mcs-strategy={REFERENCE}", *GOLDEN, "--snapshot-update")
-    assert update.ret == 0
+    assert first.parseoutcomes()["skipped"] == 2 and not {"passed", "failed", "error"} & set(first.parseoutcomes())
+    text = first.stdout.str()
+    assert text.count("do not exist yet") == 1, text
+    assert "2 golden snapshot(s) of strategy text-json do not exist yet" in text
+    assert "Traceback" not in text
+    command = next(x.strip() for x in first.outlines if x.strip().endswith("--snapshot-update"))
+    made = _run_command(pytester, command)
+    assert made.returncode == 0, made.stdout[-3000:]
     files = sorted(golden["text-json"].iterdir())
-    assert len(files) == 2
-    mine = next(f for f in files if "two-calls" in f.name)
+    # the command creates every snapshot of the strategy, GOLDEN-002's included
+    assert len(files) > 3 and any("GOLDEN-002" in f.name for f in files)
+    mine = golden["text-json"] / "GOLDEN-001[text-jsontwo-calls].json"
     snapshot = json.loads(mine.read_text(encoding="utf-8"))
     assert [c["name"] for c in snapshot["calls"]] == ["get_weather", "get_time"]
     before = {f.name: f.read_text(encoding="utf-8") for f in files}
@@ -652,10 +664,33 @@ def test_golden_snapshots_are_created_per_strategy_and_then_pass(pytester: pytes
     assert again.ret == 0
     assert set(outcomes(again).values()) == {"PASSED"} and len(outcomes(again)) == 2
 
-    other = run(pytester, "--mcs-strategy=mcs_conformance.strategies:OpenAIChatStrategy", *GOLDEN, "--snapshot-update")
+    other = run(pytester, f"--mcs-strategy={chat}", *GOLDEN, "--snapshot-update")
     assert other.ret == 0
     assert len(list(golden["openai-chat"].iterdir())) >= 1
     assert {f.name: f.read_text(encoding="utf-8") for f in golden["text-json"].iterdir()} == before
+    assert run(pytester, f"--mcs-strategy={REFERENCE}", *GOLDEN).ret == 0
+
+
+def test_two_strategies_of_the_same_name_keep_their_own_snapshots(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    for spec in (REFERENCE, "brokenstrats:DropLast"):
+        assert run(pytester, f"--mcs-strategy={spec}", *GOLDEN, "--snapshot-update").ret == 0
+    for spec in (REFERENCE, "brokenstrats:DropLast"):
+        assert run(pytester, f"--mcs-strategy={spec}", *GOLDEN).ret == 0
+    mine = _golden_folder(pytester.path, "text-json", "brokenstrats:DropLast")
+    reference = _golden_folder(pytester.path, "text-json", REFERENCE)
+    assert {f.name for f in mine.iterdir()} == {f.name for f in reference.iterdir()}
+    two = next(f for f in mine.iterdir() if "two-calls" in f.name)
+    calls = json.loads(two.read_text(encoding="utf-8"))["calls"]
+    assert [c["name"] for c in calls] == ["get_weather"]  # DropLast's own outputs, not the reference's
+
+
+def test_snapshot_dir_option_and_table_choose_the_folder(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    assert run(pytester, f"--mcs-strategy={REFERENCE}", *GOLDEN, "--mcs-snapshot-dir=golden/mine",
+               "--snapshot-update").ret == 0
+    assert len(list((pytester.path / "golden" / "mine" / "__snapshots__" / "golden").iterdir())) == 2
+    pytester.makepyprojecttoml('[tool.mcs-conformance]\nsnapshot-dir = "golden/mine"\n')
     assert run(pytester, f"--mcs-strategy={REFERENCE}", *GOLDEN).ret == 0
 
 
@@ -663,7 +698,10 @@ def test_golden_snapshot_change_is_shown_as_a_diff(pytester: pytest.Pytester) ->
     make_project(pytester)
     args = ("--mcs-only", "--mcs-corpus=corpus", "--mcs-check=GOLDEN-001", f"--mcs-case={CASE_ID}")
     assert run(pytester, f"--mcs-strategy={REFERENCE}", *args, "--snapshot-update").ret == 0
-    result = run(pytester, "--mcs-strategy=brokenstrats:DropLast", *args, "--mcs-report=report.json")
+    # the strategy changed (here: another one told to use the reviewed snapshots)
+    folder = _golden_folder(pytester.path, "text-json", REFERENCE).parent.parent
+    result = run(pytester, "--mcs-strategy=brokenstrats:DropLast", *args, f"--mcs-snapshot-dir={folder}",
+                 "--mcs-report=report.json")
     assert outcomes(result) == {item("GOLDEN-001"): "FAILED"}
     text = result.stdout.str()
     assert "the outputs differ from the reviewed snapshot" in text and "--snapshot-update" in text
@@ -682,7 +720,7 @@ def test_project_snapshots_and_golden_snapshots_leave_each_other_alone(pytester:
     assert ambr.is_file()
     golden = ("--mcs-check=GOLDEN-001", "--mcs-case=openai-chat/openai-text", "--snapshot-update")
     assert run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", *golden).ret == 0
-    folder = pytester.path / "tests" / "mcs-conformance" / "text-json" / "__snapshots__" / "golden"
+    folder = _golden_folder(pytester.path, "text-json", REFERENCE)
     assert len(list(folder.iterdir())) == 1 and ambr.is_file()
     assert run(pytester, "--snapshot-update").ret == 0  # the project's own run, no strategy
     assert len(list(folder.iterdir())) == 1 and ambr.is_file()
