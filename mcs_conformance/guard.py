@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -48,7 +49,7 @@ class Breaker:
     """Which strategy methods are running now, and which ones timed out (never called again)."""
 
     def __init__(self) -> None:
-        self.running: list[str] = []
+        self.running: list[tuple[str, float]] = []  # (method, when the call started)
         self.tripped: dict[str, str] = {}
         self.where = ""  # the item now running, for the pointer in later failures
 
@@ -57,7 +58,7 @@ class Breaker:
             first = self.tripped.get(method)
             if first is not None:
                 raise StrategyTripped(method, first)
-            self.running.append(method)
+            self.running.append((method, time.monotonic()))
             try:
                 return fn(*args, **kwargs)
             except Exception as exc:
@@ -72,11 +73,14 @@ class Breaker:
         return guarded
 
     def timed_out(self, limit: float) -> CheckTimeout:
-        """The exception to raise at a time-out; trips the strategy method running now, if any."""
-        method = self.running[-1] if self.running else None
+        """The exception to raise at a time-out. The strategy method whose one call took most
+        of the time (half the limit or more) is tripped; a fast call that merely happened to
+        be running when a slow check ran out of time is not."""
+        now = time.monotonic()
+        method = next((m for m, started in reversed(self.running) if now - started >= limit / 2), None)
         text = f"the check did not finish within {limit:g} s (--mcs-timeout)"
         if method is not None:
-            text += f": the strategy's {method} was still running"
+            text += f": one call of the strategy's {method} was still running after {now - self.running[0][1]:.1f} s"
             self.tripped.setdefault(method, f"timed out after {limit:g} s in {self.where or 'an earlier check'}")
         return CheckTimeout(text, method)
 

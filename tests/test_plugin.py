@@ -61,6 +61,34 @@ class Sleepy(TextStrategy):
         return super().extract(message)
 
 
+class Hangs(TextStrategy):
+    """accumulate() never returns, and catches every Exception on the way."""
+
+    def accumulate(self, acc, chunk):
+        while True:
+            try:
+                time.sleep(0.05)
+            except Exception:
+                pass
+
+
+class MutatesChunks(TextStrategy):
+    """accumulate() works on its own copy of a chunk, then writes into the caller's list."""
+
+    seen = []
+
+    def accumulate(self, acc, chunk):
+        self.seen.append(chunk)
+        return super().accumulate(acc, chunk)
+
+
+class NotAStrategy:
+    name = "text-json"
+
+    def extract(self, message):
+        return []
+
+
 class BadFlag(TextStrategy):
     leaks_into_text = "no"
 
@@ -234,6 +262,20 @@ def test_mcs_only_drops_the_projects_own_tests(pytester: pytest.Pytester) -> Non
 
 
 # -- --mcs-strategy -------------------------------------------------------------------------
+
+def test_an_object_that_is_no_strategy_is_one_usage_error_naming_what_it_lacks(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    result = run(pytester, "--mcs-strategy=brokenstrats:NotAStrategy", "--mcs-only")
+    assert result.ret == USAGE_ERROR
+    err = result.stderr.str()
+    assert "NotAStrategy is not an ExtractionStrategy: it lacks 7 of the protocol's 9 members" in err
+    for declared in ("leaks_into_text: bool", "recognizes(shape) -> bool", "accumulate(acc, chunk) -> str",
+                     "is_done(chunk) -> bool", "content_text(message) -> str", "forming_name(message) -> str | None",
+                     "result_messages(message, records) -> list[dict]"):
+        assert declared in err, declared
+    assert "extract(message)" not in err and "Traceback" not in err + result.stdout.str()
+    assert "collected" not in result.stdout.str()  # nothing ran
+
 
 @pytest.mark.parametrize(
     ("spec", "reason"),
@@ -727,3 +769,162 @@ def test_project_snapshots_and_golden_snapshots_leave_each_other_alone(pytester:
     both = run(pytester, f"--mcs-strategy={REFERENCE}", *golden)
     assert outcomes(both) == {"tests/test_own.py::test_own": "PASSED", item("GOLDEN-001", "openai-chat/openai-text"): "PASSED"}
     assert len(list(folder.iterdir())) == 1 and ambr.is_file()
+
+
+# -- a hanging strategy, the suite's own faults, bounded output -------------------------------
+
+def test_a_hanging_strategy_times_out_once_and_every_other_item_is_reported_at_once(pytester: pytest.Pytester) -> None:
+    """accumulate never returns (and swallows every Exception): the first item that calls it
+    times out, naming the method; every later item that would call it fails at once with a
+    pointer to that time-out; the items that do not call it still pass. Every collected item
+    gets a verdict."""
+    make_project(pytester)
+    result = run_sub(pytester, "--mcs-strategy=brokenstrats:Hangs", "--mcs-only", "--mcs-corpus=corpus",
+                     "--mcs-timeout=2", "--mcs-profile=ci", "-n", "2", "--mcs-report=report.json")
+    assert result.ret == 1
+    collected = int(re.search(r"collected (\d+) items|(\d+) items", result.stdout.str()).group(0).split()[-2])
+    report = json.loads((pytester.path / "report.json").read_text(encoding="utf-8"))
+    assert len(report["results"]) == collected > 500
+    messages = [r["message"] for r in report["results"] if r["outcome"] == "failed"]
+    timed_out = [m for m in messages if "did not finish within 2 s" in m]
+    hung = [m for m in timed_out if "one call of the strategy's accumulate was still running" in m]
+    assert 1 <= len(hung) <= 2  # once per worker
+    tripped = [m for m in messages if "accumulate is not called again: it timed out after 2 s in" in m]
+    assert len(tripped) > 50
+    # every other failure is a check that ran out of time on a loaded machine, never blamed on a method
+    others = [m for m in messages if m not in tripped + hung]
+    assert all("did not finish" in m and "still running" not in m for m in others), others[:3]
+    assert any(r["outcome"] == "passed" for r in report["results"])  # RECOG, EXTRACT... never feed
+
+
+SUITE_BUG = '''
+from mcs_conformance.invariants.base import check
+
+
+@check("ZZZ-001", "a check with a bug of its own", why="to see how the plugin reports the suite's own faults",
+       scope="strategy")
+def broken_check(subject, case):
+    return {}["no such key"]
+
+
+@check("ZZZ-002", "a check whose strategy call raises", why="the strategy's exception is the strategy's fault",
+       scope="strategy")
+def strategy_raises(subject, case):
+    subject.strategy.extract({"no": "message"})
+    subject.strategy.accumulate(None, None)
+'''
+
+
+def test_an_exception_of_the_suite_itself_is_an_error_that_says_so(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    pytester.makepyfile(suitebug=SUITE_BUG)
+    result = run(pytester, "-p", "suitebug", f"--mcs-strategy={REFERENCE}", "--mcs-only",
+                 "--mcs-check=ZZZ-001", "--mcs-check=ZZZ-002", "--mcs-report=report.json")
+    try:
+        assert result.ret == 1
+        assert outcomes(result) == {item("ZZZ-001", "text-json"): "ERROR", item("ZZZ-002", "text-json"): "FAILED"}
+        text = result.stdout.str()
+        assert "the suite's own code raised KeyError: 'no such key'. This is a bug in mcs-conformance" in text
+        assert "the strategy's extract raised ValueError" in text
+        report = json.loads((pytester.path / "report.json").read_text(encoding="utf-8"))
+        assert {r["id"]: r["outcome"] for r in report["results"]} == {"ZZZ-001": "error", "ZZZ-002": "failed"}
+    finally:
+        from mcs_conformance.invariants import CHECKS
+
+        CHECKS.pop("ZZZ-001", None)
+        CHECKS.pop("ZZZ-002", None)
+
+
+LONG = "0123456789abcdef" * 400  # 6,400 characters, as a signature or an encrypted blob
+
+
+def _long_case(pytester: pytest.Pytester) -> None:
+    case = dict(TWO_CALLS, id="text-json/long-argument", chunks=[*_TEXT_PARTS[:3], _TEXT_PARTS[3].replace("CET", LONG)])
+    case["expect"] = dict(TWO_CALLS["expect"], message="".join(case["chunks"]), content_text="".join(case["chunks"]),
+                          calls=[TWO_CALLS["expect"]["calls"][0], {"name": "get_time", "arguments": {"tz": LONG}, "id": None}])
+    path = pytester.path / "corpus" / "cases" / "text-json" / "long-argument.json"
+    path.write_text(json.dumps(case), encoding="utf-8")
+
+
+def test_failure_reports_cut_long_strings_and_fit_a_screen_unless_asked(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    _long_case(pytester)
+    args = ("--mcs-strategy=brokenstrats:DropLast", "--mcs-only", "--mcs-corpus=corpus",
+            "--mcs-case=text-json/long-argument", "--mcs-check=EXTRACT-001", "--mcs-check=PARITY-001")
+    short = run(pytester, *args)
+    text = short.stdout.str()
+    assert short.ret == 1 and LONG not in text
+    assert "6,400 chars" in text or "6,4" in text, text[-3000:]
+    report = text.split("EXTRACT-001 failed on case", 1)[1].split("reproduce:", 1)[0]
+    assert len(report.splitlines()) <= 60 and max(map(len, report.splitlines())) <= 260
+    full = run(pytester, *args, "-vv")
+    assert full.ret == 1 and LONG in full.stdout.str()
+
+
+def test_strings_that_differ_inside_are_cut_around_the_difference() -> None:
+    from mcs_conformance.failures import diff
+
+    a, b = "x" * 3000 + "A" + "y" * 3000, "x" * 3000 + "B" + "y" * 3000
+    shown = diff({"sig": a}, {"sig": b})
+    assert '"A' in shown.replace("xA", '"A') or "A" in shown and "B" in shown
+    assert "6,001 chars" in shown and len(shown) < 1000
+
+
+def test_a_chunk_mutating_strategy_fails_pure_001_and_spoils_no_other_check(pytester: pytest.Pytester) -> None:
+    """Every check gets its own copy of the case: a strategy that mutates a chunk is failed by
+    PURE-001, and the checks after it see the chunks as recorded."""
+    pytester.makepyfile(mutator='''
+from mcs_conformance.strategies import OpenAIChatStrategy
+
+
+class Mutator(OpenAIChatStrategy):
+    def accumulate(self, acc, chunk):
+        out = super().accumulate(acc, chunk)
+        if isinstance(chunk, dict):
+            for choice in chunk.get("choices") or []:
+                choice.pop("logprobs", None)
+                choice["index"] = False if choice.get("index") == 0 else choice.get("index")
+        return out
+''')
+    pytester.syspathinsert()
+    result = run(pytester, "--mcs-strategy=mutator:Mutator", "--mcs-only", "--mcs-case=openai-chat/tool-call-non-strict",
+                 "--mcs-check=PURE-001", "--mcs-check=PARITY-001", "--mcs-check=EXTRACT-001", "--mcs-check=DISPLAY-001",
+                 "-p", "no:randomly")
+    got = outcomes(result)
+    assert got[item("PURE-001", "openai-chat/tool-call-non-strict")] == "FAILED"
+    assert {k: v for k, v in got.items() if "PURE-001" not in k} == {
+        item(c, "openai-chat/tool-call-non-strict"): "PASSED" for c in ("PARITY-001", "EXTRACT-001", "DISPLAY-001")}
+    assert "feeding chunk 0 mutated it" in result.stdout.str()
+
+
+def test_reproduce_line_works_from_the_shell_without_the_runs_environment(pytester: pytest.Pytester) -> None:
+    """The run had the strategy on a PYTHONPATH given for that command only, an explicit
+    --rootdir and a relative author corpus: the printed line, pasted into a shell in the same
+    folder without that PYTHONPATH, reruns the same failing item."""
+    make_project(pytester)
+    lib = pytester.path / "lib"
+    lib.mkdir()
+    (pytester.path / "brokenstrats.py").rename(lib / "brokenstrats.py")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_") and k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(lib)
+    first = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--rootdir={pytester.path}",
+                            *DROPLAST], cwd=pytester.path, env=env, capture_output=True, text=True, timeout=180)
+    assert first.returncode == 1, first.stdout[-3000:]
+    line = next(x.strip()[len("reproduce: "):] for x in first.stdout.splitlines()
+                if x.strip().startswith("reproduce: ") and "EXTRACT-001" in x)
+    assert line.startswith(f"PYTHONPATH={lib}") and f"--rootdir={pytester.path}" in line and "--mcs-corpus=corpus" in line
+    again = _run_command(pytester, line)
+    assert again.returncode == 1, again.stdout[-3000:] + again.stderr[-2000:]
+    assert f"FAILED {item('EXTRACT-001')}" in again.stdout
+
+
+def test_corpus_and_gate_can_live_in_the_pyproject_table(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    pytester.makepyprojecttoml('[tool.mcs-conformance]\ncorpus = ["corpus"]\ngate = "must"\n')
+    result = run(pytester, "--mcs-strategy=brokenstrats:DropLast", "--mcs-only", f"--mcs-case={CASE_ID}",
+                 "--mcs-check=EXTRACT-001")
+    assert outcomes(result) == {item("EXTRACT-001"): "FAILED"}
+    assert "gate must" in result.stdout.str()
+    pytester.makepyprojecttoml('[tool.mcs-conformance]\ncorpus = "corpus"\ngate = "strict"\n')
+    bad = run(pytester, "--mcs-strategy=brokenstrats:DropLast", "--mcs-only")
+    assert bad.ret == USAGE_ERROR and "gate must be one of must, should, reference" in bad.stderr.str()
