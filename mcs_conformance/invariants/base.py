@@ -21,9 +21,12 @@ __all__ = [
     "Subject",
     "calls_view",
     "check",
+    "expect_part",
     "feed_all",
+    "feed_case",
     "json_safe",
     "native_view",
+    "same",
 ]
 
 
@@ -227,6 +230,17 @@ def native_view(message: Any) -> Any:
     return message
 
 
+def same(a: Any, b: Any) -> bool:
+    """Equal as data: ``==``, or equal serializations, so that NaN equals NaN (a strategy that
+    parses NaN gives the same answer twice, though ``nan != nan``) and tuples equal lists."""
+    if a == b:
+        return True
+    try:
+        return json.dumps(a, sort_keys=True, default=repr) == json.dumps(b, sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        return False
+
+
 def json_safe(value: Any) -> bool:
     """Does ``value`` survive a JSON round trip unchanged?"""
     try:
@@ -256,6 +270,54 @@ def outcome(subject: Subject, chunks: list[Any]) -> dict[str, Any]:
 
 def expected_error(case: Case) -> str | None:
     return case.raises
+
+
+def part_level(case: Case, part: str) -> tuple[str, str]:
+    """(level, why) of one part of the case's expectation: ``must`` unless the case says."""
+    rule = case.expect.get("levels", {}).get(part)
+    return (rule["level"], rule["why"]) if rule else ("must", "")
+
+
+def expect_part(case: Case, part: str, got: Any, summary: str, *, view: Callable[[Any], Any] = lambda v: v,
+                **evidence: Any) -> None:
+    """Judge the strategy's answer ``got`` for one part of the case's expectation.
+
+    The reference's answer passes. Another answer the case accepts (``expect.accept``: the
+    SDK's, where the reference chose otherwise) is a difference at the reference level. Any
+    other answer breaks the part's rule at its level (``expect.levels``, else ``must``).
+    """
+    want = view(case.expect.get(part))
+    if same(got, want):
+        return
+    for alt in case.expect.get("accept", ()):
+        if part in alt and same(got, view(alt[part])):
+            raise Failure(f"{summary}: the answer is another accepted one ({alt['why']}; {alt['source']})",
+                          level="reference", expected=want, actual=got, **evidence)
+    level, why = part_level(case, part)
+    raise Failure(summary + (f" ({level}: {why})" if why else ""), level=level, expected=want, actual=got, **evidence)
+
+
+def feed_case(subject: Subject, case: Case, chunks: list[Any] | None = None) -> tuple[LLMStreamBuffer, list[str]]:
+    """Feed the case's chunks (or ``chunks``); a refusal the case does not expect is judged
+    here: another accepted answer (``expect.accept`` with an ``error``) is a difference at
+    the reference level, anything else breaks the ``error`` part's rule."""
+    from ..errors import MCSError
+
+    chunks = case.chunks if chunks is None else chunks
+    try:
+        return feed_all(subject, chunks)
+    except MCSError as exc:
+        kind = type(exc).__name__
+        for alt in case.expect.get("accept", ()):
+            if (alt.get("error") or {}).get("type") == kind:
+                raise Failure(f"the strategy refused the stream ({kind}: {exc}), an accepted answer "
+                              f"({alt['why']}; {alt['source']})", level="reference") from exc
+        if case.raises == kind:
+            raise
+        level, why = part_level(case, "error")
+        raise Failure(f"feeding the stream raised {kind}: {exc}; the case expects "
+                      f"{'a ' + case.raises if case.raises else 'no error'}" + (f" ({level}: {why})" if why else ""),
+                      level=level, chunks=chunks) from exc
 
 
 def attempt(fn: Callable[[], Any]) -> Any:
@@ -307,7 +369,7 @@ def positional_prefix_violation(got: list[ToolCall], final: list[dict[str, Any]]
     """Why ``got`` (calls from a prefix) breaks PREFIX against ``final``, or None when it does not."""
     view = calls_view(got)
     for i, (call, seen) in enumerate(zip(got, view)):
-        if call.error is not None:
+        if not call.executable:  # an error, or no name: never run, whatever it holds
             continue
         if i >= len(final) or final[i]["error"]:
             return f"call {i} ({call.name!r}) is executable on a prefix but the finished stream has no executable call {i}"
