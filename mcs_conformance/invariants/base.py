@@ -17,6 +17,7 @@ __all__ = [
     "CHECKS",
     "Check",
     "Failure",
+    "LEVELS",
     "Subject",
     "calls_view",
     "check",
@@ -26,8 +27,15 @@ __all__ = [
 ]
 
 
+LEVELS = ("must", "should", "reference")
+
+
 class Failure(AssertionError):
-    """An invariant does not hold. Carries what an author needs to see and reproduce it."""
+    """An invariant does not hold. Carries what an author needs to see and reproduce it.
+
+    ``level`` is the level of the rule that broke when it is not the check's own (a check
+    whose comparison holds parts of several levels says which part failed).
+    """
 
     def __init__(
         self,
@@ -38,8 +46,12 @@ class Failure(AssertionError):
         chunks: list[Any] | None = None,
         detail: str = "",
         has_diff: bool | None = None,
+        level: str | None = None,
     ) -> None:
         super().__init__(summary)
+        if level is not None and level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}")
+        self.level = level
         self.summary = summary
         self.expected = expected
         self.actual = actual
@@ -48,9 +60,19 @@ class Failure(AssertionError):
         self.has_diff = has_diff if has_diff is not None else (expected is not None or actual is not None)
 
 
+class NoSnapshot(Exception):
+    """A golden snapshot does not exist yet (and the run is not creating snapshots)."""
+
+
 @dataclass(frozen=True)
 class Check:
-    """One invariant: a stable public ``id``, its family, what it checks and why."""
+    """One invariant: a stable public ``id``, its family, what it checks and why.
+
+    ``level`` says how binding the rule is: ``must`` (the provider's API, the official SDK's
+    result on the same chunks, or ADR-0001's text), ``should`` (a safety rule against a named
+    hazard) or ``reference`` (the reference implementation's choice where those leave room).
+    ``sources`` name where the rule comes from.
+    """
 
     id: str
     family: str
@@ -61,6 +83,8 @@ class Check:
     applies: Callable[["Subject", Case | None], bool]
     run: Callable[["Subject", Case | None], None]
     hypothesis: bool = False
+    level: str = "must"
+    sources: tuple[str, ...] = ()
 
 
 CHECKS: dict[str, Check] = {}
@@ -76,14 +100,18 @@ def check(
     scope: str = "case",
     applies: Callable[["Subject", Case | None], bool] = lambda s, c: True,
     hypothesis: bool = False,
+    level: str = "must",
+    sources: tuple[str, ...] = (),
 ) -> Callable[[Callable[["Subject", Case | None], None]], Callable[["Subject", Case | None], None]]:
-    """Register an invariant under a stable id (``FAMILY-NNN``)."""
+    """Register an invariant under a stable id (``FAMILY-NNN``) at its level."""
+    if level not in LEVELS:
+        raise ValueError(f"{id}: unknown level {level!r}")
 
     def register(fn: Callable[["Subject", Case | None], None]) -> Callable[["Subject", Case | None], None]:
         if id in CHECKS or id in RETIRED:
             raise RuntimeError(f"invariant id {id} is registered twice")
         family = id.rsplit("-", 1)[0]
-        CHECKS[id] = Check(id, family, title, why, adr, scope, applies, fn, hypothesis)
+        CHECKS[id] = Check(id, family, title, why, adr, scope, applies, fn, hypothesis, level, tuple(sources))
         return fn
 
     return register

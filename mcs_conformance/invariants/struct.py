@@ -5,18 +5,12 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ..protocol import ToolCall
+from ..protocol import ExtractionStrategy, ToolCall, protocol_members
 from .base import Failure, Subject, attempt, check, own_unleaked_calls, records_for
 
-_METHODS = {
-    "recognizes": 1,
-    "accumulate": 2,
-    "is_done": 1,
-    "extract": 1,
-    "content_text": 1,
-    "forming_name": 1,
-    "result_messages": 2,
-}
+# each protocol method and how many arguments it takes, read from the protocol itself
+_METHODS = {member: len(inspect.signature(getattr(ExtractionStrategy, member)).parameters) - 1
+            for member in protocol_members() if callable(getattr(ExtractionStrategy, member, None))}
 
 
 @check(
