@@ -6,7 +6,7 @@ from typing import Any
 
 from ..corpus import Case
 from ..generators import Derived, char_split, merged, rechunked
-from .base import Failure, Subject, check, given_run, outcome
+from .base import Failure, Subject, check, given_run, outcome, same
 
 _RECIPE_LINES = 8
 
@@ -21,19 +21,18 @@ def same_outcome(subject: Subject, case: Case, chunks: list[Any], how: str, *, l
     level of what made the stream when it is weaker than the check's (a ``reference`` noise
     item, with ``why``); a :class:`Derived` stream's recipe goes into the failure's detail."""
     want, got = outcome(subject, case.chunks), outcome(subject, chunks)
-    if got == want:
+    if same(got, want):
         return
     level = level or getattr(chunks, "level", None)
-    lines = [f"level: {level}: {why}"] if level not in (None, "must") and why else []
+    level = None if level == "must" else level
+    lines = [f"level: {level}: {why}"] if level and why else []
     recipe = chunks.recipe if isinstance(chunks, Derived) else []
     if recipe:
         more = len(recipe) - _RECIPE_LINES
         lines += ["how the stream was made:", *(f"  {r}" for r in recipe[:_RECIPE_LINES])]
         lines += [f"  ... and {more} more steps"] if more > 0 else []
-    failure = Failure(f"re-chunking ({how}) changed the result", expected=want, actual=got, chunks=chunks,
-                      detail="\n".join(lines))
-    failure.level = None if level == "must" else level
-    raise failure
+    raise Failure(f"re-chunking ({how}) changed the result", expected=want, actual=got, chunks=chunks,
+                  detail="\n".join(lines), level=level)
 
 
 @check(
@@ -41,6 +40,7 @@ def same_outcome(subject: Subject, case: Case, chunks: list[Any], how: str, *, l
     "every delta split at every character gives the same result",
     why="providers and proxies cut deltas anywhere: inside escapes, multi-byte characters, tags",
     adr="Decision: accumulate",
+    level="must",
     applies=_has_descriptor,
 )
 def char_level(subject: Subject, case: Case) -> None:
@@ -52,6 +52,7 @@ def char_level(subject: Subject, case: Case) -> None:
     "neighbouring deltas merged into one chunk give the same result",
     why="gateways coalesce chunks; a whole call can arrive in one delta",
     adr="Decision: accumulate",
+    level="must",
     applies=_has_descriptor,
 )
 def merged_neighbours(subject: Subject, case: Case) -> None:
@@ -63,6 +64,7 @@ def merged_neighbours(subject: Subject, case: Case) -> None:
     "random re-chunkings (splits and merges, shrunk on failure) give the same result",
     why="the combinations of cut points a fixed test never tries",
     adr="Decision: accumulate",
+    level="must",
     applies=_has_descriptor,
     hypothesis=True,
 )
