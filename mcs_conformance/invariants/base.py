@@ -24,6 +24,7 @@ __all__ = [
     "expect_part",
     "feed_all",
     "feed_case",
+    "refused",
     "json_safe",
     "native_view",
     "same",
@@ -206,15 +207,17 @@ def feed_all(subject: Subject, chunks: Iterable[Any]) -> tuple[LLMStreamBuffer, 
 
 
 def calls_view(calls: Iterable[ToolCall | dict]) -> list[dict[str, Any]]:
-    """Calls as comparable dicts: name, arguments, id, and whether they carry an error."""
+    """Calls as comparable dicts: name, arguments, id, and whether they carry an error. An
+    error call is never run, so what it holds as arguments is free (and left out)."""
     out = []
     for c in calls:
         if isinstance(c, ToolCall):
-            out.append({"name": c.name, "arguments": c.arguments, "id": c.id, "error": c.error is not None})
+            seen = {"name": c.name, "arguments": c.arguments, "id": c.id, "error": c.error is not None}
         else:
-            out.append(
-                {"name": c["name"], "arguments": c.get("arguments", {}), "id": c.get("id"), "error": bool(c.get("error"))}
-            )
+            seen = {"name": c["name"], "arguments": c.get("arguments", {}), "id": c.get("id"), "error": bool(c.get("error"))}
+        if seen["error"]:
+            seen["arguments"] = None
+        out.append(seen)
     return out
 
 
@@ -307,17 +310,27 @@ def feed_case(subject: Subject, case: Case, chunks: list[Any] | None = None) -> 
     try:
         return feed_all(subject, chunks)
     except MCSError as exc:
-        kind = type(exc).__name__
-        for alt in case.expect.get("accept", ()):
-            if (alt.get("error") or {}).get("type") == kind:
-                raise Failure(f"the strategy refused the stream ({kind}: {exc}), an accepted answer "
-                              f"({alt['why']}; {alt['source']})", level="reference") from exc
-        if case.raises == kind:
+        judged = refused(case, exc, chunks)
+        if judged is exc:
             raise
-        level, why = part_level(case, "error")
-        raise Failure(f"feeding the stream raised {kind}: {exc}; the case expects "
-                      f"{'a ' + case.raises if case.raises else 'no error'}" + (f" ({level}: {why})" if why else ""),
-                      level=level, chunks=chunks) from exc
+        raise judged from exc
+
+
+def refused(case: Case, exc: Exception, chunks: list[Any] | None = None) -> BaseException:
+    """What an error feeding the case's stream stands for: the error itself when the case
+    expects it; a difference at the reference level when the case accepts that refusal
+    (``expect.accept`` with an ``error``); else a break of the ``error`` part's rule."""
+    kind = type(exc).__name__
+    for alt in case.expect.get("accept", ()):
+        if (alt.get("error") or {}).get("type") == kind:
+            return Failure(f"the strategy refused the stream ({kind}: {exc}), an accepted answer "
+                           f"({alt['why']}; {alt['source']})", level="reference")
+    if case.raises == kind:
+        return exc
+    level, why = part_level(case, "error")
+    return Failure(f"feeding the stream raised {kind}: {exc}; the case expects "
+                   f"{'a ' + case.raises if case.raises else 'no error'}" + (f" ({level}: {why})" if why else ""),
+                   level=level, chunks=chunks)
 
 
 def attempt(fn: Callable[[], Any]) -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..corpus import Case
 from ..errors import MCSError, StreamError
-from .base import Failure, Subject, check, feed_case, part_level
+from .base import Failure, Subject, check, feed_case, part_level, refused
 
 
 @check(
@@ -20,7 +20,13 @@ def signal(subject: Subject, case: Case) -> None:
     if buf.done is not False or buf.as_dict() is not None:
         raise Failure(f"a fresh buffer must have done False and as_dict() None, has {buf.done!r} and {buf.as_dict()!r}")
     for i, chunk in enumerate(case.chunks):
-        buf.feed(chunk)
+        try:
+            buf.feed(chunk)
+        except MCSError as exc:
+            judged = refused(case, exc, case.chunks[: i + 1])
+            if judged is exc:
+                raise
+            raise judged from exc
         is_signal = subject.descriptor.is_done_chunk(chunk)
         if subject.strategy.is_done(chunk) is not is_signal and (is_signal or not _after_done(subject, case, i)):
             raise Failure(
@@ -75,6 +81,9 @@ def errors_raise(subject: Subject, case: Case) -> None:
             buf.feed(chunk)
         except MCSError as exc:
             if type(exc).__name__ != want:
+                judged = refused(case, exc, case.chunks[: i + 1])
+                if isinstance(judged, Failure) and judged.level == "reference":
+                    raise judged from exc  # another error the case accepts
                 raise Failure(f"chunk {i} raised {type(exc).__name__}, expected {want}{because}", level=level,
                               chunks=case.chunks[: i + 1]) from exc
             if isinstance(exc, StreamError) and exc.payload is None:

@@ -73,9 +73,9 @@ def ids_pair(subject: Subject, case: Case) -> None:
     call_ids = values(history, h["call_ids"])
     result_ids = values(history, h["result_ids"])
     want = [c.id for c in calls if c.error is None]
-    # a call that came without an id is answered under the id its replayed turn gives it
+    # a call that came without an id (none, or "") is answered under the id its replayed turn gives it
     own = set(want)
-    matched = [w if w is not None else (r if r not in own else None) for w, r in zip(want, result_ids)]
+    matched = [w if w else (r if r not in own else None) for w, r in zip(want, result_ids)]
     if len(result_ids) != len(want) or result_ids != matched:
         raise Failure("the tool results do not answer the calls one by one, in order", expected=want, actual=result_ids,
                       detail=f"history: {history}")
@@ -150,8 +150,8 @@ def reads_back(subject: Subject, case: Case) -> None:
     want = [c for c in calls_view(calls) if not c["error"]]
     got = [c for c in calls_view(s.extract(turns[0])) if not c["error"]]
     for w, g in zip(want, got):
-        if w["id"] is None:  # a call that came without an id is replayed under one made up for it
-            g["id"] = None
+        if not w["id"]:  # a call that came without an id (none, or "") is replayed under one made up for it
+            g["id"] = w["id"]
     if got != want:
         raise Failure("the replayed assistant turn reads back as other calls than the message's", expected=want,
                       actual=got, detail=f"assistant turn: {turns[0]}")

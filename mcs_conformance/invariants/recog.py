@@ -8,7 +8,7 @@ from ..corpus import Case
 from ..errors import UnrecognizedStream
 from ..generators import json_values
 from ..shapes import describe
-from .base import Failure, Subject, check, given_run
+from .base import Failure, Subject, check, given_run, part_level
 
 
 def _string_kind(subject: Subject, fmt: str | None) -> bool:
@@ -68,7 +68,9 @@ def claims_own_chunk(subject: Subject, case: Case) -> None:
 )
 def claims_own_message(subject: Subject, case: Case) -> None:
     if subject.strategy.recognizes(case.final_message) is not True:
-        raise Failure("recognizes(message) is not True for a message of its own format", actual=case.final_message)
+        level, why = part_level(case, "claimed_by")
+        raise Failure("recognizes(message) is not True for a message of its own format" + (f" ({level}: {why})" if why else ""),
+                      actual=case.final_message, level=level)
 
 
 @check(
@@ -93,7 +95,9 @@ def refuses_foreign(subject: Subject, case: Case) -> None:
         _refused_up_front(subject, case.format, first)
     claimant = case.expect.get("claimed_by")
     if case.final_message is not None and _mine_to_refuse(subject, claimant) and s.recognizes(case.final_message):
-        raise Failure(f"recognizes claims a message that belongs to {claimant}", actual=case.final_message)
+        level, why = part_level(case, "claimed_by")
+        raise Failure(f"recognizes claims a message that belongs to {claimant}" + (f" ({level}: {why})" if why else ""),
+                      actual=case.final_message, level=level)
 
 
 def _refused_up_front(subject: Subject, fmt: str, first: Any) -> None:
