@@ -265,10 +265,29 @@ def outcome(subject: Subject, chunks: list[Any]) -> dict[str, Any]:
     message = buf.as_dict()
     return {
         "message": message,
-        "calls": calls_view(subject.strategy.extract(message)),
+        "calls": read_calls(subject, message),
         "display": "".join(deltas),
         "done": buf.done,
     }
+
+
+def read_calls(subject: Subject, message: Any) -> list[dict[str, Any]] | str:
+    """The strategy's calls in ``message`` as comparable dicts; "refused" when the strategy
+    refuses a message it does not claim."""
+    calls = extract_unclaimed(subject, message)
+    return "refused" if calls is None else calls_view(calls)
+
+
+def extract_unclaimed(subject: Subject, message: Any) -> list[ToolCall] | None:
+    """``extract(message)``, or None when the strategy refuses with a ValueError a message it
+    does not claim (docs/authoring.md allows it: a live message may be another format's
+    until its first call arrives)."""
+    try:
+        return subject.strategy.extract(message)
+    except ValueError:
+        if subject.strategy.recognizes(message) is True:
+            raise
+        return None
 
 
 def expected_error(case: Case) -> str | None:

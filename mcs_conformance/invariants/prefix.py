@@ -15,6 +15,7 @@ from .base import (
     calls_view,
     check,
     expect_part,
+    extract_unclaimed,
     feed_all,
     given_run,
     positional_prefix_violation,
@@ -38,7 +39,7 @@ def stream_prefixes(subject: Subject, case: Case) -> None:
         # the strategy's own answer on the whole stream, when the case accepts it, is what the
         # prefixes must not contradict (the SDK's answer may stand beside the reference's)
         try:
-            whole = calls_view(subject.strategy.extract(feed_all(subject, case.chunks)[0].as_dict()))
+            whole = calls_view(extract_unclaimed(subject, feed_all(subject, case.chunks)[0].as_dict()) or [])
         except MCSError:
             return
         accepted = [calls_view(alt["calls"]) for alt in case.expect.get("accept", ()) if "calls" in alt]
@@ -56,7 +57,7 @@ def stream_prefixes(subject: Subject, case: Case) -> None:
             buf.feed(chunk)
         except MCSError:
             return
-        got = subject.strategy.extract(buf.as_dict())
+        got = extract_unclaimed(subject, buf.as_dict()) or []
         read = list(extract_calls(buf.as_dict(), alone, done=buf.done).calls) if signalled else got
         why = positional_prefix_violation(read, final)
         if why:
