@@ -82,7 +82,6 @@ class Check:
     family: str
     title: str
     why: str
-    adr: str
     scope: str  # "case": one item per applicable case; "strategy": one item per strategy
     applies: Callable[["Subject", Case | None], bool]
     run: Callable[["Subject", Case | None], None]
@@ -100,7 +99,6 @@ def check(
     title: str,
     *,
     why: str,
-    adr: str = "",
     scope: str = "case",
     applies: Callable[["Subject", Case | None], bool] = lambda s, c: True,
     hypothesis: bool = False,
@@ -115,7 +113,7 @@ def check(
         if id in CHECKS or id in RETIRED:
             raise RuntimeError(f"invariant id {id} is registered twice")
         family = id.rsplit("-", 1)[0]
-        CHECKS[id] = Check(id, family, title, why, adr, scope, applies, fn, hypothesis, level, tuple(sources))
+        CHECKS[id] = Check(id, family, title, why, scope, applies, fn, hypothesis, level, tuple(sources))
         return fn
 
     return register

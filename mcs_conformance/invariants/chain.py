@@ -33,8 +33,8 @@ def _view(message: Any, subject: Subject, chain) -> dict[str, Any]:
     "CHAIN-001",
     "the default chain with the strategy in place extracts each message as its case says",
     why="native wins; the tool_calls: null guard holds; leaks fall through to the backup",
-    adr="The text / leak fall-through; Two groups of strategies",
     level="must",
+    sources=('spec X1', 'spec X2', 'spec X3'),
     applies=_applies,
 )
 def routed(subject: Subject, case: Case) -> None:
@@ -54,8 +54,8 @@ def routed(subject: Subject, case: Case) -> None:
     "CHAIN-002",
     "promotion on match never changes a result over any sequence of messages, and puts the match in front",
     why="the chain reorders itself; correctness must not depend on what came before",
-    adr="The chain reorders on match",
     level="must",
+    sources=('spec B6',),
     scope="strategy",
     hypothesis=True,
 )

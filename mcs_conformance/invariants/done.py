@@ -11,8 +11,8 @@ from .base import Failure, Subject, check, feed_case, part_level, refused
     "DONE-001",
     "is_done is false before the completion signal and true on it; buffer.done follows (and buffer.chunks counts)",
     why="an early 'done' executes a half-streamed call; a missed one hangs the client",
-    adr="Decision: Responsibilities (is_done)",
     level="must",
+    sources=('spec per-format completion signal', "spec 'Where not finished lives'"),
     applies=lambda s, c: s.own_stream(c) and c.expect.get("done") is True and s.descriptor is not None,
 )
 def signal(subject: Subject, case: Case) -> None:
@@ -53,8 +53,8 @@ def _after_done(subject: Subject, case: Case, i: int) -> bool:
     "DONE-002",
     "a truncated stream (no completion signal) never reports done",
     why="a stream cut by the network or max_tokens must not look like a completed turn",
-    adr="Decision: Responsibilities (is_done)",
     level="must",
+    sources=("spec 'Where not finished lives'",),
     applies=lambda s, c: s.own_stream(c) and c.expect.get("done") is False and c.raises is None,
 )
 def truncated(subject: Subject, case: Case) -> None:
@@ -67,8 +67,8 @@ def truncated(subject: Subject, case: Case) -> None:
     "DONE-003",
     "an in-stream provider error raises StreamError carrying the provider's payload",
     why="a swallowed error event makes a truncated turn look complete",
-    adr="DESIGN: Core contracts (StreamError)",
     level="should",
+    sources=('spec P4', 'spec per-format errors'),
     applies=lambda s, c: s.own_stream(c) and c.raises is not None,
 )
 def errors_raise(subject: Subject, case: Case) -> None:

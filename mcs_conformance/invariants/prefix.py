@@ -28,8 +28,8 @@ from .base import (
     "cut after any chunk, the extraction axis (given buffer.done) yields no executable call that differs from "
     "the final ones; after the last chunk, extract gives exactly the case's calls",
     why="a valid-JSON prefix executed before the stream ends runs a call the model never finished",
-    adr="DESIGN: Invariants (PREFIX); BUG-CLASSES 19",
     level="should",
+    sources=('spec C6', "spec 'Where not finished lives'"),
     applies=lambda s, c: s.own_stream(c) and c.raises is None,
 )
 def stream_prefixes(subject: Subject, case: Case) -> None:
@@ -71,8 +71,8 @@ def stream_prefixes(subject: Subject, case: Case) -> None:
     "PREFIX-002",
     "a rendered text cut at any character yields no executable call that differs from the final ones",
     why="text codecs see every prefix of the model's output while it streams",
-    adr="DESIGN: Invariants (PREFIX)",
     level="should",
+    sources=('spec C6', 'spec C3'),
     scope="strategy",
     applies=lambda s, c: s.is_text and callable(getattr(s.strategy, "render", None)),
     hypothesis=True,
