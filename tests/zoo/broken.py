@@ -589,7 +589,8 @@ class ChatKeepsIndex(_ChatSteps):
 
 class ChatMergesEveryChoice(_ChatSteps):
     """The deltas of every choice are folded into the message, not only choice 0's: with
-    n > 1 the choices' texts are interleaved. Breaks NOISE (openai/openai-python PR#3709)."""
+    n > 1 the choices' texts are interleaved. Breaks PARITY on an n > 1 stream, and differs
+    on the another-choice noise item (reference level) (openai/openai-python PR#3709)."""
 
     def _choices(self, chunk):
         work = []

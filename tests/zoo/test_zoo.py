@@ -124,8 +124,9 @@ ZOO: list[Entry] = [
     E("ChatKeepsIndex", "PARITY-001", CHAT_CALL),
     E("ChatDropsRepeatedDelta", "SPLIT-001", "openai-chat/tool-calls-parallel-2"),
     E("TextStripsTagsPerChunk", "SPLIT-003", "text-json/syn-hermes-tag-split", (24,)),
-    E("ChatMergesEveryChoice", "NOISE-001", CHAT_CALL),
-    E("ChatMergesEveryChoice", "NOISE-002", CHAT_CALL),
+    # a one-choice stream never holds another choice's delta: that noise item is at reference
+    # level, so the n > 1 stream is where merging the choices is a must-level failure
+    E("ChatMergesEveryChoice", "PARITY-001", "openai-chat/n3-multiple-choices"),
     E("ChatStripsIndexInPlace", "PURE-001", CHAT_CALL),
     E("ChatRunsEachCallOnce", "PURE-002", CHAT_CALL),
     E("TextNumbersCalls", "PURE-002", "text-json/msg-bare-call"),
