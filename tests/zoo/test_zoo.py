@@ -131,6 +131,7 @@ ZOO: list[Entry] = [
     # a one-choice stream never holds another choice's delta: that noise item is at reference
     # level, so the n > 1 stream is where merging the choices is a must-level failure
     E("ChatMergesEveryChoice", "PARITY-001", "openai-chat/n3-multiple-choices"),
+    E("ChatMergesEveryChoice", "NOISE-001", CHAT_CALL, level="reference"),
     E("ChatStripsIndexInPlace", "PURE-001", CHAT_CALL),
     E("ChatRunsEachCallOnce", "PURE-002", CHAT_CALL),
     E("TextNumbersCalls", "PURE-002", "text-json/msg-bare-call"),
