@@ -66,7 +66,7 @@ def test_fresh_virtualenv_runs_the_suite_on_a_copied_example(dists: Path, tmp_pa
 
 
 def test_a_clone_with_no_sibling_folders_runs_the_data_tests_and_rebuilds_the_corpus(tmp_path: Path) -> None:
-    """The repository is self-contained: copied alone into an empty folder (no ``../shared``,
+    """The repository is self-contained: copied alone into an empty folder (no sibling folder,
     nothing beside it), the tests that read recordings pass, and the corpus builder run on the
     vendored recordings reproduces the committed corpus byte for byte."""
     listed = run("git", "ls-files", "--cached", "--others", "--exclude-standard", "-z", cwd=ROOT)

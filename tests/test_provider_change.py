@@ -99,12 +99,14 @@ def test_the_suite_runs_on_the_imported_case_and_takes_its_snapshot(captures: di
     assert import_case(captures[fmt, "proxy"], case_id, out, "--source", "acme/streams", "--commit", COMMIT) == 0
     argv = [str(CLI), "check", "mcs_conformance.strategies:AnthropicMessagesStrategy", "--mcs-corpus=corpus",
             f"--mcs-case={case_id}", "-q"]
-    first = subprocess.run(argv, cwd=project, env=subprocess_env(project), capture_output=True, text=True, timeout=600)
+    # a run of its own, not an xdist worker's (syrupy reports and writes snapshots through the controller there)
+    env = {k: v for k, v in subprocess_env(project).items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}
+    first = subprocess.run(argv, cwd=project, env=env, capture_output=True, text=True, timeout=600)
     assert first.returncode == 1, first.stdout[-3000:]
     failed = re.findall(r"^FAILED mcs-conformance::(\S+)", first.stdout, re.M)
     assert failed == [f"GOLDEN-001[{case_id}]"], first.stdout[-3000:]  # everything else passes on the new case
-    second = subprocess.run([*argv, "--snapshot-update"], cwd=project, env=subprocess_env(project), capture_output=True,
-                            text=True, timeout=600)
+    second = subprocess.run([*argv, "--snapshot-update"], cwd=project, env=env, capture_output=True, text=True,
+                            timeout=600)
     assert second.returncode == 0, second.stdout[-3000:]
     assert "1 snapshot generated" in second.stdout
     snapshots = list((project / "mcs-conformance" / fmt / "__snapshots__").rglob("GOLDEN-001*"))
