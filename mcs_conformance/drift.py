@@ -404,7 +404,8 @@ def render(report: dict[str, Any]) -> str:
                lambda i: f"{_key(i)}  was {'|'.join(i['old'])}, now also {'|'.join(i['new'])}  ({_count(i)})", out)
         c = e["completion"]
         if c["new_signals"] or c["gone_signals"] or c["new_terminal_values"]:
-            out.append("  completion signal changed:")
+            out.append("  completion signal changed:" if c["new_signals"] or c["gone_signals"]
+                       else "  completion signal: as before, with a terminal value never seen before")
             out += [f"    OLD: {s}" for s in c["old"][:SHOWN]] or ["    OLD: (no stream)"]
             out += [f"    NEW: {s}" for s in c["new"][:SHOWN]]
             out += [f"    never seen before: {s['signal']}  ({_count(s, 'stream')})" for s in c["new_signals"]]

@@ -149,3 +149,17 @@ def test_the_top_level_help_lists_record(capsys: pytest.CaptureFixture[str]) -> 
         main(["--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "record a recording proxy: forwards to --upstream, writes one capture folder per request" in out
+
+
+def test_a_gzip_response_passes_encoded_and_is_stored_decoded(tmp_path: Path) -> None:
+    import gzip
+
+    events = sse_events(STREAMS["openai-chat"][1])
+    with ReplayServer(events, gzip=True) as server:
+        with RecordingProxy(server.url, tmp_path, log=lambda line: None) as proxy:
+            status, headers, body = raw_post(proxy.url, "/v1/chat/completions")
+    assert status == 200 and headers["content-encoding"] == "gzip"
+    assert gzip.decompress(body) == b"".join(events)  # the client got the encoded bytes, unchanged
+    capture = load_capture(only_capture(tmp_path))
+    assert capture.body_path is not None and capture.body_path.read_bytes() == b"".join(events)
+    assert capture.meta["wire_bytes"] == len(body) and capture.meta["body_decoded"] is True
