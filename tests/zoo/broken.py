@@ -426,7 +426,8 @@ class ChatRunsEachCallOnce(OpenAIChatStrategy):
 
 class ChatWithoutFormingName:
     """A strategy written before ``forming_name`` joined the protocol: it delegates the other
-    members to the reference and has no ``forming_name``. Breaks STRUCT-001."""
+    members to the reference and has no ``forming_name``. The plugin refuses it up front
+    with one usage error naming the missing member (tests/test_plugin.py)."""
 
     name = "openai-chat"
     leaks_into_text = False
@@ -457,6 +458,14 @@ class ChatWithoutFormingName:
     def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
         """Delegated."""
         return self._inner.result_messages(message, records)
+
+
+class ChatFormingNameTakesNoMessage(ChatWithoutFormingName):
+    """``forming_name`` reads the strategy's own last message instead of taking one, so the
+    driver's ``forming_name(message)`` cannot call it. Breaks STRUCT-001."""
+
+    def forming_name(self) -> str | None:
+        return None
 
 
 class ChatDoneIsFinishReason(OpenAIChatStrategy):

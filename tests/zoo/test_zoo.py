@@ -115,7 +115,7 @@ ZOO: list[Entry] = [
     E("TextStripsTagsPerChunk", "SPLIT-001", "text-json/syn-hermes-tag-split", (24,)),
     E("TextEndsCallAtFirstClosingTag", "EXTRACT-001", "text-json/msg-closing-tag-in-argument", (25,)),
     # -- the other invariants -------------------------------------------------------------
-    E("ChatWithoutFormingName", "STRUCT-001"),
+    E("ChatFormingNameTakesNoMessage", "STRUCT-001"),
     E("ChatDoneIsFinishReason", "STRUCT-002", CHAT_CALL),
     E("ChatRecognizesWithoutGuard", "RECOG-001"),
     E("ChatRequiresChunkObject", "RECOG-002", "openai-chat/azure-model-router-1"),
