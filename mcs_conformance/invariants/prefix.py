@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from ..chain import ExtractionChain
 from ..corpus import Case
 from ..errors import MCSError
+from ..extraction import extract_calls
 from ..generators import tool_calls
 from .base import (
     Failure,
@@ -13,6 +15,7 @@ from .base import (
     calls_view,
     check,
     expect_part,
+    extract_unclaimed,
     feed_all,
     given_run,
     positional_prefix_violation,
@@ -22,11 +25,11 @@ from .base import (
 
 @check(
     "PREFIX-001",
-    "cut after any chunk, extraction yields no call, the final calls so far, or calls marked with error; "
-    "after the last chunk, exactly the case's calls",
+    "cut after any chunk, the extraction axis (given buffer.done) yields no executable call that differs from "
+    "the final ones; after the last chunk, extract gives exactly the case's calls",
     why="a valid-JSON prefix executed before the stream ends runs a call the model never finished",
-    adr="DESIGN: Invariants (PREFIX); BUG-CLASSES 19",
     level="should",
+    sources=('spec C6', "spec 'Where not finished lives'"),
     applies=lambda s, c: s.own_stream(c) and c.raises is None,
 )
 def stream_prefixes(subject: Subject, case: Case) -> None:
@@ -36,12 +39,17 @@ def stream_prefixes(subject: Subject, case: Case) -> None:
         # the strategy's own answer on the whole stream, when the case accepts it, is what the
         # prefixes must not contradict (the SDK's answer may stand beside the reference's)
         try:
-            whole = calls_view(subject.strategy.extract(feed_all(subject, case.chunks)[0].as_dict()))
+            whole = calls_view(extract_unclaimed(subject, feed_all(subject, case.chunks)[0].as_dict()) or [])
         except MCSError:
             return
         accepted = [calls_view(alt["calls"]) for alt in case.expect.get("accept", ()) if "calls" in alt]
         if any(same(whole, a) for a in accepted):
             final = whole
+    # a wire with a completion signal is read as a driver reads it: through the extraction axis
+    # given buffer.done, which marks every call of an unfinished stream; a text wire has no
+    # signal (a cut stream looks finished), so there the strategy's own answer must be safe
+    signalled = subject.descriptor is not None and bool(subject.descriptor.data.get("done"))
+    alone = ExtractionChain([subject.strategy])
     buf = subject.buffer()
     got: list = []
     for i, chunk in enumerate(case.chunks):
@@ -49,10 +57,11 @@ def stream_prefixes(subject: Subject, case: Case) -> None:
             buf.feed(chunk)
         except MCSError:
             return
-        got = subject.strategy.extract(buf.as_dict())
-        why = positional_prefix_violation(got, final)
+        got = extract_unclaimed(subject, buf.as_dict()) or []
+        read = list(extract_calls(buf.as_dict(), alone, done=buf.done).calls) if signalled else got
+        why = positional_prefix_violation(read, final)
         if why:
-            raise Failure(f"after chunk {i}: {why}", expected=final, actual=calls_view(got), chunks=case.chunks[: i + 1])
+            raise Failure(f"after chunk {i}: {why}", expected=final, actual=calls_view(read), chunks=case.chunks[: i + 1])
     if mine:
         expect_part(case, "calls", calls_view(got), "after the whole stream, extract(as_dict()) differs from the "
                     "case's calls", view=calls_view, chunks=case.chunks)
@@ -62,8 +71,8 @@ def stream_prefixes(subject: Subject, case: Case) -> None:
     "PREFIX-002",
     "a rendered text cut at any character yields no executable call that differs from the final ones",
     why="text codecs see every prefix of the model's output while it streams",
-    adr="DESIGN: Invariants (PREFIX)",
     level="should",
+    sources=('spec C6', 'spec C3'),
     scope="strategy",
     applies=lambda s, c: s.is_text and callable(getattr(s.strategy, "render", None)),
     hypothesis=True,
