@@ -125,7 +125,7 @@ def test_a_changed_completion_signal_and_terminal_value(tmp_path: Path, capsys: 
     for c in chunks:
         for choice in c["choices"]:
             if choice.get("finish_reason"):
-                choice["finish_reason"] = "content_filter"
+                choice["finish_reason"] = "stop"
     new = write_stream(tmp_path / "s.sse", chunks)
     code, report = diff_json(capsys, CORPUS.case(CHAT).source, str(new), "--format", "openai-chat")
     c = report["formats"]["openai-chat"]["completion"]
@@ -134,11 +134,25 @@ def test_a_changed_completion_signal_and_terminal_value(tmp_path: Path, capsys: 
     assert c["old"] == ["chunk with choices[].finish_reason, then chunk, [DONE]"]
     assert c["new"] == ["chunk with choices[].finish_reason, then chunk"]
     assert [s["signal"] for s in c["new_signals"]] == c["new"] and [s["signal"] for s in c["gone_signals"]] == c["old"]
-    assert [(t["key"], t["value"]) for t in c["new_terminal_values"]] == [("choices[].finish_reason", "content_filter")]
+    assert [(t["key"], t["value"]) for t in c["new_terminal_values"]] == [("choices[].finish_reason", "stop")]
     assert [t["type"] for t in report["formats"]["openai-chat"]["gone_event_types"]] == ["[DONE]"]
     text = render(report)
     assert "completion signal changed:\n    OLD: chunk with choices[].finish_reason, then chunk, [DONE]\n" in text
-    assert 'choices[].finish_reason value never seen before: "content_filter"' in text
+    assert 'choices[].finish_reason value never seen before: "stop"' in text
+
+
+def test_the_completion_signal_is_the_descriptors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A finish the descriptor's done rule does not accept (a cut output) is no completion signal."""
+    chunks = chunks_of(CHAT)
+    for c in chunks:
+        for choice in c["choices"] if isinstance(c, dict) else []:
+            if choice.get("finish_reason"):
+                choice["finish_reason"] = "length"
+    code, report = diff_json(capsys, CORPUS.case(CHAT).source, str(write_stream(tmp_path / "s.sse", chunks)),
+                             "--format", "openai-chat")
+    entry = report["formats"]["openai-chat"]
+    assert code == 1 and entry["completion"]["new"] == ["no completion signal"]
+    assert "done: True -> False" in entry["final_message"]["changes"]
 
 
 def test_keys_that_disappeared_between_two_streams(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
