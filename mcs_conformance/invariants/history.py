@@ -136,8 +136,9 @@ def leak_continuation(subject: Subject, case: Case) -> None:
     "HISTORY-005",
     "the replayed assistant turn, read back by the strategy, gives the message's executable calls and text",
     why="a continuation that replays other arguments, names or text than the model produced rewrites the "
-    "conversation the model continues from",
-    level="reference",
+    "conversation the model continues from (text dropped beside tool calls: langchain-ai/langchain-google#1706, "
+    "vercel/ai PR#17371, HKUDS/nanobot PR#5783)",
+    level="should",
     sources=('spec per-format result_messages',),
     applies=lambda s, c: _native_with(s, c, "assistant_turn"),
 )
