@@ -188,8 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="default: recorded (sanitized for a capture whose body had a secret scrubbed)")
     im.add_argument("--source", help="the repository (owner/name) the capture is kept in; a committed capture "
                                      "folder brings it from the 'origin' remote")
-    im.add_argument("--license", required=True)
-    im.add_argument("--commit", help="the commit the capture is kept at; a committed capture folder brings it")
+    im.add_argument("--license", required=True, help="the SPDX id of the capture's license (Apache-2.0, MIT, ...)")
+    im.add_argument("--commit", help="the full commit id (40 hex digits) the capture is kept at, required unless "
+                                     "--kind synthetic; a committed capture folder brings it")
     im.add_argument("--model", help="default for a capture folder: the model the stream or request names")
     im.add_argument("--captured", help="capture date, YYYY-MM-DD (default for a capture folder: its date)")
     im.add_argument("--why", help="for synthetic cases: why no recording covers this")
