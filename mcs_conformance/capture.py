@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-__all__ = ["parse_sse", "read_capture", "split_at"]
+__all__ = ["parse_payloads", "parse_sse", "read_capture", "split_at"]
 
 _BLOCK = re.compile(r"\r?\n\r?\n")
 
@@ -31,7 +31,14 @@ def parse_sse(text: str) -> list[Any]:
 
 def read_capture(path: str | Path) -> list[Any]:
     """Payloads of a capture file: SSE when it has ``data:`` lines, else JSONL (one per line)."""
-    text = Path(path).read_text(encoding="utf-8")
+    return parse_payloads(Path(path).read_text(encoding="utf-8"), str(path))
+
+
+def parse_payloads(text: str, origin: str = "<text>") -> list[Any]:
+    """Payloads of a stream body: SSE when it has ``data:`` lines, else JSONL (one per line).
+
+    ``origin`` names the source in the error a line that is not JSON raises.
+    """
     if re.search(r"^data:", text, re.MULTILINE):
         return parse_sse(text)
     out = []
@@ -42,7 +49,7 @@ def read_capture(path: str | Path) -> list[Any]:
         try:
             out.append(line if line == "[DONE]" else json.loads(line))
         except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{n}: not a JSON payload ({exc.msg})") from None
+            raise ValueError(f"{origin}:{n}: not a JSON payload ({exc.msg})") from None
     return out
 
 

@@ -1,4 +1,4 @@
-"""The ``mcs-conformance`` command: run the suite, list invariants and cases, manage the corpus."""
+"""The ``mcs-conformance`` command: run the suite, list invariants and cases, manage the corpus, record streams."""
 
 from __future__ import annotations
 
@@ -72,30 +72,67 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
         _print_cases(corpus)
         return 0
     if args.corpus_cmd == "import":
-        from .importer import ImportProblem, import_capture
-
-        try:
-            case = import_capture(
-                args.format, Path(args.capture), case_id=args.id, description=args.description,
-                provenance={"kind": args.kind, "source": args.source, "license": args.license,
-                            **({"commit": args.commit} if args.commit else {}),
-                            **({"model": args.model} if args.model else {}),
-                            **({"captured": args.captured} if args.captured else {}),
-                            **({"why": args.why} if args.why else {})},
-                tags=args.tag,
-            )
-        except ImportProblem as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 1
-        text = json.dumps(case, indent=2, ensure_ascii=False) + "\n"
-        if args.output:
-            Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-            Path(args.output).write_text(text, encoding="utf-8", errors="backslashreplace")  # lone surrogates: JSON escapes
-            print(f"wrote {args.output}: review expect.* before adding it to a corpus")
-        else:
-            sys.stdout.write(text)
-        return 0
+        return _cmd_corpus_import(args)
+    if args.corpus_cmd == "diff":
+        return _cmd_corpus_diff(args)
     return 2
+
+
+def _cmd_corpus_import(args: argparse.Namespace) -> int:
+    from .importer import ImportProblem, import_capture
+
+    given = {"kind": args.kind, "source": args.source, "license": args.license, "commit": args.commit,
+             "model": args.model, "captured": args.captured, "why": args.why}
+    try:
+        case = import_capture(
+            args.format, Path(args.capture), case_id=args.id, description=args.description,
+            provenance={k: v for k, v in given.items() if v}, tags=args.tag,
+        )
+    except ImportProblem as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    text = json.dumps(case, indent=2, ensure_ascii=False) + "\n"
+    if args.output:
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.output).write_text(text, encoding="utf-8", errors="backslashreplace")  # lone surrogates: JSON escapes
+        print(f"wrote {args.output}: review expect.* before adding it to a corpus")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _cmd_corpus_diff(args: argparse.Namespace) -> int:
+    from .drift import DriftInputError, compare, load_side, render
+
+    try:
+        report = compare(load_side(args.old, args.format), load_side(args.new, args.format))
+    except DriftInputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n" if args.json else render(report))
+    return 1 if report["drift"] else 0
+
+
+def _cmd_record(args: argparse.Namespace) -> int:
+    from .proxy import RecordingProxy, UpstreamError
+
+    try:
+        proxy = RecordingProxy(args.upstream, args.out, host=args.host, port=args.port, fmt=args.format)
+    except UpstreamError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"recording {proxy.url} -> {proxy.upstream}; captures go to {args.out}/ (Ctrl-C stops)", file=sys.stderr, flush=True)
+    try:
+        proxy.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        proxy.server.server_close()
+    print(f"stopped: {len(proxy.captures)} capture(s) written to {args.out}/", file=sys.stderr)
+    return 0
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -165,27 +202,53 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--markdown", metavar="FILE", help="write the Markdown here (default: stdout)")
     r.add_argument("--badge", metavar="FILE", help="write a shields.io endpoint JSON here")
 
-    co = sub.add_parser("corpus", help="validate, list or import corpus cases")
+    co = sub.add_parser("corpus", help="validate, list, import or diff corpus cases")
     csub = co.add_subparsers(dest="corpus_cmd", required=True)
     v = csub.add_parser("validate", help="validate corpus folders (default: the bundled corpus)")
     v.add_argument("dirs", nargs="*")
     v.add_argument("--with-bundled", action="store_true", help="validate the folders together with the bundled corpus")
     li = csub.add_parser("list", help="list case ids, tags and provenance counts")
     li.add_argument("dirs", nargs="*")
-    im = csub.add_parser("import", help="turn a raw capture (SSE or JSONL) into a case file")
-    im.add_argument("capture")
-    im.add_argument("--format", required=True, help="openai-chat, openai-responses or anthropic-messages")
+    im = csub.add_parser("import", help="turn a capture (a capture folder, or a raw SSE or JSONL file) into a case file")
+    im.add_argument("capture", help="a capture folder from 'record' or the recording transport, or an SSE/JSONL file")
+    im.add_argument("--format", help="openai-chat, openai-responses or anthropic-messages "
+                                     "(a capture folder brings it from its request path)")
     im.add_argument("--id", required=True, help="the case id, format/slug")
     im.add_argument("--description", required=True)
-    im.add_argument("--kind", choices=("recorded", "sanitized", "synthetic"), default="recorded")
-    im.add_argument("--source", required=True, help="where the capture comes from (owner/repo, or your project)")
-    im.add_argument("--license", required=True)
-    im.add_argument("--commit")
-    im.add_argument("--model")
-    im.add_argument("--captured", help="capture date, YYYY-MM-DD")
+    im.add_argument("--kind", choices=("recorded", "sanitized", "synthetic"),
+                    help="default: recorded (sanitized for a capture whose body had a secret scrubbed)")
+    im.add_argument("--source", help="the repository (owner/name) the capture is kept in; a committed capture "
+                                     "folder brings it from the 'origin' remote")
+    im.add_argument("--license", required=True, help="the SPDX id of the capture's license (Apache-2.0, MIT, ...)")
+    im.add_argument("--commit", help="the full commit id (40 hex digits) the capture is kept at, required unless "
+                                     "--kind synthetic; a committed capture folder brings it")
+    im.add_argument("--model", help="default for a capture folder: the model the stream or request names")
+    im.add_argument("--captured", help="capture date, YYYY-MM-DD (default for a capture folder: its date)")
     im.add_argument("--why", help="for synthetic cases: why no recording covers this")
     im.add_argument("--tag", action="append", default=[])
     im.add_argument("-o", "--output", help="write the case here (default: stdout)")
+    di = csub.add_parser(
+        "diff", help="what changed between two captures, cases or corpus versions (exit 1 on drift)",
+        description="Compare NEW with OLD: event types and keys never seen before, keys that disappeared, the "
+                    "completion signal, the final message, case changes, and what the format's descriptor or "
+                    "chunk schema does not cover. Exit 0: no drift; 1: drift; 2: an argument cannot be read.")
+    di.add_argument("old", help="'bundled', a corpus folder, a case file, a capture folder, a folder of captures, "
+                                "or an SSE/JSONL file")
+    di.add_argument("new", help="the same kinds as OLD")
+    di.add_argument("--format", help="the format of raw SSE/JSONL files (or of captures whose URL does not tell)")
+    di.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    rec = sub.add_parser(
+        "record", help="a recording proxy: forwards to --upstream, writes one capture folder per request",
+        description="Point any client's base URL at the printed address (plus the provider's path prefix, e.g. "
+                    "/v1 for OpenAI). Requests are forwarded to UPSTREAM unchanged, responses stream back "
+                    "unchanged, and each exchange is written to OUT as a capture folder (request.json, the body "
+                    "as received, meta.json) with credentials, cookies and organisation ids replaced.")
+    rec.add_argument("--upstream", required=True, help="the provider's base URL, e.g. https://api.openai.com")
+    rec.add_argument("--out", required=True, help="the folder captures are written to")
+    rec.add_argument("--port", type=int, default=0, help="the port to listen on (default: any free one, printed)")
+    rec.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)")
+    rec.add_argument("--format", help="the wire format, when the request path does not tell it")
 
     de = sub.add_parser("descriptor", help="check a format descriptor against a case")
     dsub = de.add_subparsers(dest="descriptor_cmd", required=True)
@@ -215,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
         return _cmd_report(args)
     if args.cmd == "descriptor":
         return _cmd_descriptor(args)
+    if args.cmd == "record":
+        return _cmd_record(args)
     return 2
 
 

@@ -46,14 +46,24 @@ class Descriptor:
         return [d["path"] for d in self.data.get("deltas", [])]
 
     @property
-    def routing(self) -> list[dict[str, Any]]:
+    def routing(self) -> list[str]:
+        """Every routing key name, whatever node it routes at (see :attr:`routing_rules`)."""
+        return _names(self.routing_rules)
+
+    @property
+    def terminal(self) -> list[str]:
+        """Every terminal key name, whatever node it ends (see :attr:`terminal_rules`)."""
+        return _names(self.terminal_rules)
+
+    @property
+    def routing_rules(self) -> list[dict[str, Any]]:
         """Routing rules ``{"at": pattern, "keys": [...]}``; ``at`` is None for a bare key
         (the flat form: the key routes at every node of a split path)."""
         return _node_rules(self.data.get("routing", []))
 
     @property
-    def terminal(self) -> list[dict[str, Any]]:
-        """Terminal rules, in the form of :attr:`routing`."""
+    def terminal_rules(self) -> list[dict[str, Any]]:
+        """Terminal rules, in the form of :attr:`routing_rules`."""
         return _node_rules(self.data.get("terminal", []))
 
     @property
@@ -81,6 +91,10 @@ class Descriptor:
     def is_error_chunk(self, chunk: Any) -> bool:
         """Does ``chunk`` match the descriptor's in-stream error schema?"""
         return _matches(self.data.get("error"), chunk)
+
+
+def _names(rules: list[dict[str, Any]]) -> list[str]:
+    return list(dict.fromkeys(k for rule in rules for k in rule["keys"]))
 
 
 def _node_rules(rules: list[Any]) -> list[dict[str, Any]]:

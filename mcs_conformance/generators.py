@@ -136,8 +136,8 @@ def split_nodes(chunk: Any, descriptor: Descriptor, path: Path) -> list[Node]:
                     fill.update(rule["set"])
             out.append(Node(
                 prefix,
-                routing=frozenset(k for r in descriptor.routing if here(r) for k in r["keys"]),
-                terminal=frozenset(k for r in descriptor.terminal if here(r) for k in r["keys"]),
+                routing=frozenset(k for r in descriptor.routing_rules if here(r) for k in r["keys"]),
+                terminal=frozenset(k for r in descriptor.terminal_rules if here(r) for k in r["keys"]),
                 fill=fill,
             ))
         node = node[path[i]]

@@ -71,11 +71,19 @@ def model_of(chunks: list) -> str | None:
     return None
 
 
+REVIEWED = ("levels", "accept")  # expectations a reviewer writes (docs/spec.md), not derived: a rebuild keeps them
+
+
 def write(case: dict) -> None:
+    path = CASES / case["format"] / (case["id"].split("/", 1)[1] + ".json")
+    if path.is_file():
+        kept = json.loads(path.read_text(encoding="utf-8")).get("expect", {})
+        for key in REVIEWED:
+            if key in kept:
+                case["expect"].setdefault(key, kept[key])
     problems = errors("case.schema.json", case)
     if problems:
         raise SystemExit(f"{case['id']}: not schema-valid: {problems[:3]}")
-    path = CASES / case["format"] / (case["id"].split("/", 1)[1] + ".json")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(case, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"{case['id']:<70} {case['provenance']['kind']:<9} {len(case.get('chunks') or [])} chunks")
