@@ -12,7 +12,8 @@ accumulates or parses a stream; that is each library's job.
   a dict whose ``choices`` are all deltas beside an ``id``, ``model`` or
   ``prompt_filter_results``. A message is an assistant message with a ``tool_calls`` key and
   none of the envelope keys of chunks and other formats.
-* ``chat_is_done``: choice 0 (or a choice without index) carries a ``finish_reason``.
+* ``chat_is_done``: choice 0 (a choice without index, or whose index reads as 0: ``"0"``,
+  ``0.0``) carries a ``finish_reason``.
 * ``choice0_deltas``: the ``delta`` objects of choice 0 in a chunk, for the display text.
 * ``raise_on_error_chunk``: a chunk with a truthy ``error`` member is a provider error; the
   openai SDK's ``Stream`` raises ``APIError`` for it before any accumulator sees it
@@ -85,11 +86,21 @@ def is_chat_message(shape: Any) -> bool:
     )
 
 
+def _is_choice0(index: Any) -> bool:
+    """Choice 0: no index, or an index that reads as 0 (compatible servers send "0" or 0.0)."""
+    if index is None:
+        return True
+    try:
+        return not isinstance(index, bool) and float(index) == 0
+    except (TypeError, ValueError):
+        return False
+
+
 def _choice0(chunk: Any) -> list[dict]:
     choices = chunk.get("choices") if isinstance(chunk, dict) else None
     if not isinstance(choices, list):
         return []
-    return [c for c in choices if isinstance(c, dict) and c.get("index", 0) in (0, None)]
+    return [c for c in choices if isinstance(c, dict) and _is_choice0(c.get("index"))]
 
 
 def chat_is_done(chunk: Any) -> bool:

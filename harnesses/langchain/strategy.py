@@ -24,11 +24,17 @@ Glue choices (everything the adapter decides itself):
   delta carried are left out (``_glue.wire_keys_only``). The message carries
   ``mcs_langchain: "AIMessageChunk"`` (a top-level ``mcs_*`` annotation, which PARITY leaves
   aside) so that ``extract`` reads it as a streaming LangChain user does.
+* Unfinished streams: while the summed chunk's ``response_metadata`` has no
+  ``finish_reason`` (LangChain's own record of the stream's end), a message with tool calls
+  carries ``mcs_incomplete`` and ``extract`` gives its calls that error. A ``length`` or
+  ``content_filter`` finish is a finish to LangChain: its calls are judged as LangChain
+  returns them.
 * ``extract``: a message marked ``mcs_langchain`` is read as the streaming user reads the
   summed chunk: each ``tool_calls`` entry becomes a langchain-core ``tool_call_chunk`` of its
   own ``AIMessageChunk`` (one per entry, so the order of valid and invalid calls is kept)
   and is read from that chunk's ``tool_calls`` (executable) or ``invalid_tool_calls`` (a
-  call with ``error``). Any other message (a provider's ``stream=false`` answer) is read as
+  call with ``error``; a call without a name is given an ``error`` too: it can never run).
+  Any other message (a provider's ``stream=false`` answer) is read as
   ``ChatOpenAI.invoke`` reads one: langchain-openai's ``_convert_dict_to_message`` (``role``
   taken as ``"assistant"`` when absent).
 * ``content_text``: the message's ``content`` string ("" otherwise). ``forming_name``: the
@@ -108,9 +114,16 @@ class LangChainOpenAIStrategy:
         if not isinstance(message, dict):
             raise ValueError(f"{_WHO}.extract: expects an assistant message dict, got {type(message).__name__}")
         if message.get(_MARK):
-            return [_from_chunk(entry, n) for n, entry in enumerate(message.get("tool_calls") or ())]
+            calls = [_from_chunk(entry, n) for n, entry in enumerate(message.get("tool_calls") or ())]
+            pending = message.get("mcs_incomplete")
+            if pending:
+                calls = [c if c.error else ToolCall(name=c.name, arguments=c.arguments, id=c.id,
+                                                    raw_arguments=c.raw_arguments, error=str(pending))
+                         for c in calls]
+            return calls
         converted = _convert_dict_to_message({"role": "assistant", **message})
-        calls = [ToolCall(name=tc["name"] or "", arguments=tc["args"], id=tc.get("id"))
+        calls = [ToolCall(name=tc["name"] or "", arguments=tc["args"], id=tc.get("id"),
+                          error=None if tc["name"] else "the tool call has no name")
                  for tc in getattr(converted, "tool_calls", [])]
         calls += [ToolCall(name=tc.get("name") or "", id=tc.get("id"), raw_arguments=tc.get("args"),
                            error=tc.get("error") or "invalid tool call")
@@ -145,7 +158,8 @@ def _from_chunk(entry: Any, n: int) -> ToolCall:
         tool_call_chunk(name=function.get("name"), args=raw, id=entry.get("id"), index=n)])
     for tc in chunk.tool_calls:
         return ToolCall(name=tc["name"] or "", arguments=tc["args"], id=tc.get("id"),
-                        raw_arguments=raw if isinstance(raw, str) else None)
+                        raw_arguments=raw if isinstance(raw, str) else None,
+                        error=None if tc["name"] else "langchain-core: the tool call has no name")
     for tc in chunk.invalid_tool_calls:
         return ToolCall(name=tc.get("name") or "", id=tc.get("id"), raw_arguments=raw if isinstance(raw, str) else None,
                         error=tc.get("error") or "langchain-core: invalid tool call")
@@ -172,4 +186,6 @@ def _render(state: dict) -> Any:
     message = _glue.wire_keys_only(message, keys, state["call_keys"] | {"type"})
     if message.get("tool_calls"):
         message[_MARK] = "AIMessageChunk"
+        if not full.response_metadata.get("finish_reason"):
+            message["mcs_incomplete"] = "LangChain's summed chunk has no finish_reason: the stream has not finished"
     return message

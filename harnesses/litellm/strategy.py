@@ -21,6 +21,13 @@ Glue choices (everything the adapter decides itself):
   reads its bundled model list instead of fetching one at import (this machine is offline).
 * ``extract``: litellm leaves the arguments a JSON string; ``_glue.chat_calls`` reads them
   with ``json.loads`` as litellm's docs do.
+* Unfinished streams: the stream ``litellm.completion(..., stream=True)`` returns raises at
+  its end when no chunk carried a ``finish_reason`` (``CustomStreamWrapper``:
+  "Stream ended before a finish_reason was received"), before ``stream_chunk_builder``
+  could be called; the builder itself reports ``"stop"`` for such chunks. So while no chunk
+  of choice 0 has carried a ``finish_reason``, a message with tool calls carries
+  ``mcs_incomplete`` and ``_glue.chat_calls`` gives its calls that error. A ``length`` or
+  ``content_filter`` finish is a finish to litellm: its calls are judged as returned.
 * Error chunks: the openai SDK's ``Stream`` raises before litellm sees the chunk
   (``_glue.raise_on_error_chunk``). Recognition, ``is_done``, display text (choice 0's
   delta ``content``), ``forming_name`` and the continuation: ``_glue``.
@@ -66,7 +73,7 @@ class LiteLLMStrategy:
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
         state = acc.state
         if "chunks" not in state:
-            state.update(chunks=[], keys=set(), call_keys=set())
+            state.update(chunks=[], keys=set(), call_keys=set(), finished=False)
         if isinstance(chunk, str) and chunk.strip() == "[DONE]":
             return ""
         if not isinstance(chunk, dict):
@@ -75,6 +82,7 @@ class LiteLLMStrategy:
         deltas = _glue.choice0_deltas(chunk)
         _glue.note_keys(deltas, state["keys"], state["call_keys"])
         state["chunks"].append(ModelResponseStream(**copy.deepcopy(chunk)))
+        state["finished"] = state["finished"] or _glue.chat_is_done(chunk)
         _glue.lazy_root(acc, lambda: _render(state))
         return "".join(d["content"] for d in deltas if isinstance(d.get("content"), str))
 
@@ -106,4 +114,7 @@ def _render(state: dict) -> Any:
     if response is None or not response.choices:
         return {}
     message = {**{k: None for k in state["keys"]}, **response.choices[0].message.model_dump()}
-    return _glue.wire_keys_only(message, state["keys"], state["call_keys"])
+    message = _glue.wire_keys_only(message, state["keys"], state["call_keys"])
+    if message.get("tool_calls") and not state["finished"]:
+        message["mcs_incomplete"] = "no finish_reason yet: litellm's stream raises if it ends here"
+    return message

@@ -24,7 +24,12 @@ Glue choices (everything the adapter decides itself):
   (``_glue.wire_keys_only``).
 * ``extract``: each ``tool_calls`` entry becomes pydantic-ai's ``ToolCallPart(tool_name,
   args, tool_call_id)`` and is read with ``args_as_dict(raise_if_invalid=True)``; a
-  ``ValueError`` / ``AssertionError`` from it is the call's ``error``.
+  ``ValueError`` / ``AssertionError`` from it is the call's ``error``; a call without a name
+  is given an ``error`` too (it can never run).
+* Unfinished streams: no signal is passed on. Every read runs pydantic-ai over the chunks so
+  far to their end, and ``ModelResponse.finish_reason`` is ``"stop"`` even when no chunk
+  carried a finish reason (pydantic-ai's default for servers that never send one), so the
+  adapter has no unfinished state to report: calls are judged as pydantic-ai returns them.
 * Error chunks: the openai SDK's ``Stream`` raises before pydantic-ai sees the chunk
   (``_glue.raise_on_error_chunk``). Recognition, ``is_done``, display text (choice 0's
   delta ``content``), ``forming_name`` and the continuation: ``_glue``.
@@ -149,6 +154,8 @@ def _call(entry: Any, n: int) -> ToolCall:
         arguments, error = part.args_as_dict(raise_if_invalid=True), None
     except (ValueError, AssertionError) as exc:
         arguments, error = {}, f"pydantic-ai: {exc}"
+    if error is None and not part.tool_name:
+        error = "the tool call has no name"
     return ToolCall(name=part.tool_name, arguments=arguments, id=part.tool_call_id,
                     raw_arguments=raw if isinstance(raw, str) else None, error=error)
 

@@ -47,6 +47,15 @@ def sdk_message(chunks: list[Any]) -> dict:
     """Choice 0's message as the openai SDK's ``ChatCompletionStreamState`` accumulates it
     (what ``client.chat.completions.stream(...).get_final_completion()`` is built from),
     in wire form. Raises what the SDK raises."""
+    return _sdk_choice(chunks)["message"]
+
+
+def sdk_finish(chunks: list[Any]) -> Any:
+    """Choice 0's ``finish_reason`` in the openai SDK's accumulated snapshot (None: unfinished)."""
+    return _sdk_choice(chunks).get("finish_reason")
+
+
+def _sdk_choice(chunks: list[Any]) -> dict:
     from openai._models import construct_type
     from openai.lib.streaming.chat import ChatCompletionStreamState
     from openai.types.chat import ChatCompletionChunk
@@ -56,8 +65,7 @@ def sdk_message(chunks: list[Any]) -> dict:
         if isinstance(chunk, dict):
             state.handle_chunk(construct_type(type_=ChatCompletionChunk, value=chunk))
     snapshot = state.current_completion_snapshot.to_dict()
-    choice = next(c for c in snapshot["choices"] if c.get("index") == 0)
-    return choice["message"]
+    return next(c for c in snapshot["choices"] if c.get("index") == 0)
 
 
 def show(label: str, value: Any) -> None:
