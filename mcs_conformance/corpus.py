@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
@@ -95,6 +95,16 @@ class Case:
     chunks: list[Any] | None = None
     message: Any = None
     data: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    pristine: str = field(default="", repr=False, compare=False)  # the case as loaded, serialized
+
+    def fresh(self) -> "Case":
+        """A copy of the case as it was loaded, sharing nothing with this one or any other
+        copy: each check gets its own, so a strategy that mutates a chunk spoils no other."""
+        if not self.pristine:
+            return self
+        data = json.loads(self.pristine)
+        return replace(self, provenance=data["provenance"], expect=data["expect"], chunks=data.get("chunks"),
+                       message=data.get("message"), data=data)
 
     @property
     def is_stream(self) -> bool:
@@ -227,4 +237,5 @@ def _case(data: Any, path: Path) -> Case:
         chunks=data.get("chunks"),
         message=data.get("message"),
         data=data,
+        pristine=json.dumps(data),
     )

@@ -7,7 +7,7 @@ because a call can sit in a different format (text) from the wire's (ADR-0001, t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .chain import ExtractionChain
@@ -38,15 +38,29 @@ class Extraction:
         return self.strategy.result_messages(self.source, records)
 
 
+UNFINISHED = "the stream has not finished (no completion signal): a call of an unfinished turn is never run"
+
+
 def extract_calls(
-    message: Any, chain: ExtractionChain, backup: ExtractionStrategy | None = None
+    message: Any, chain: ExtractionChain, backup: ExtractionStrategy | None = None, *, done: bool = True
 ) -> Extraction:
     """Resolve ``message`` on ``chain``, extract its calls, and apply the leak fall-through.
 
     The fall-through fires only when the resolved strategy extracted nothing, declares
     ``leaks_into_text`` and a backup text strategy is given; then the backup reads the
     message's content text and, if it finds calls, shapes the history.
+
+    ``done`` says whether the stream carried its completion signal (``buffer.done``): when it
+    did not, every call comes back with ``error`` set, so nothing executes from a stream the
+    network or the client cut short, whatever the strategy read from the message so far.
     """
+    found = _extract(message, chain, backup)
+    if done or not found.calls:
+        return found
+    return replace(found, calls=tuple(c if c.error else replace(c, error=UNFINISHED) for c in found.calls))
+
+
+def _extract(message: Any, chain: ExtractionChain, backup: ExtractionStrategy | None) -> Extraction:
     resolved = chain.resolve(message)
     if resolved is None:
         return Extraction((), None, None, False, message)

@@ -6,7 +6,9 @@ import importlib
 import inspect
 from typing import Any
 
-__all__ = ["StrategyPathError", "load_strategy"]
+from .protocol import protocol_members
+
+__all__ = ["StrategyPathError", "load_strategy", "not_a_strategy"]
 
 
 class StrategyPathError(ValueError):
@@ -44,3 +46,17 @@ def load_strategy(spec: str) -> Any:
         except Exception as exc:
             raise StrategyPathError(f"calling {spec}() raised {type(exc).__name__}: {exc}") from exc
     return obj
+
+
+def not_a_strategy(obj: Any) -> str | None:
+    """Why ``obj`` cannot be run as a strategy (the protocol members it lacks, with how each
+    is declared), or None when every member is there. Types and arities are STRUCT-001's."""
+    members = protocol_members()
+    missing = [decl for member, decl in members.items()
+               if not hasattr(obj, member) or (member not in ("name", "leaks_into_text") and not callable(getattr(obj, member)))]
+    if not missing:
+        return None
+    what = type(obj).__name__
+    return (f"{what} is not an ExtractionStrategy: it lacks {len(missing)} of the protocol's {len(members)} members:\n"
+            + "\n".join(f"    {decl}" for decl in missing)
+            + "\n  (a class, zero-argument factory or instance with these members; see docs/authoring.md)")

@@ -19,6 +19,7 @@ __all__ = [
     "ToolCall",
     "ToolCallRecord",
     "UnrecognizedStream",
+    "protocol_members",
     "require_records",
 ]
 
@@ -75,7 +76,8 @@ class ExtractionStrategy(Protocol):
         ...
 
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
-        """Fold ``chunk`` into ``acc.message``; return the content text it added."""
+        """Fold ``chunk`` into ``acc.root`` (the live message; ``acc.state`` is scratch); return
+        the content text it added."""
         ...
 
     def is_done(self, chunk: object) -> bool:
@@ -97,3 +99,17 @@ class ExtractionStrategy(Protocol):
     def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
         """The continuation: the assistant turn in request shape, then the tool results."""
         ...
+
+
+def protocol_members() -> dict[str, str]:
+    """Every member of :class:`ExtractionStrategy` and how it is declared, read from the
+    protocol itself: ``{"name": "name: str", "accumulate": "accumulate(acc, chunk) -> str", ...}``."""
+    import inspect
+
+    out = {attr: f"{attr}: {kind}" for attr, kind in (("name", "str"), ("leaks_into_text", "bool"))}
+    for member, fn in vars(ExtractionStrategy).items():
+        if callable(fn) and not member.startswith("_"):
+            sig = inspect.signature(fn)
+            params = ", ".join(p for p in sig.parameters if p != "self")
+            out[member] = f"{member}({params}) -> {sig.return_annotation}"
+    return out

@@ -1,4 +1,10 @@
-"""The run's summary per invariant family, as terminal text, JSON, Markdown and a badge."""
+"""The run's summary per invariant family and per level, as terminal text, JSON, Markdown and a badge.
+
+Outcomes of an item: ``passed``; ``failed`` (a rule at or above the gate broke); ``differs``
+(a rule below the gate broke: the strategy made another choice than the reference, which
+does not fail the run); ``xfailed`` (a declared expected failure); ``no-snapshot`` (a golden
+snapshot still to create); ``error`` (the suite's own code broke).
+"""
 
 from __future__ import annotations
 
@@ -7,20 +13,26 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Summary", "badge", "markdown"]
+__all__ = ["OUTCOMES", "Summary", "badge", "markdown"]
 
-OUTCOMES = ("passed", "failed", "xfailed")
+OUTCOMES = ("passed", "failed", "differs", "xfailed", "no-snapshot", "error")
+LEVELS = ("must", "should", "reference")
+DIFFERENCES_SHOWN = 10
 
 
 class Summary:
-    """Outcomes of the conformance items of one run, grouped by family."""
+    """Outcomes of the conformance items of one run, grouped by family and by level."""
 
     def __init__(self, header: dict[str, Any]) -> None:
         self.header = header
-        self.results: dict[str, dict[str, str]] = {}
+        self.results: dict[str, dict[str, Any]] = {}
 
-    def add(self, check_id: str, case: str, outcome: str, message: str = "") -> None:
-        self.results[f"{check_id}[{case}]"] = {"id": check_id, "case": case, "outcome": outcome, "message": message}
+    def add(self, check_id: str, case: str, outcome: str, message: str = "", level: str | None = None) -> None:
+        self.results[f"{check_id}[{case}]"] = {"id": check_id, "case": case, "outcome": outcome, "level": level,
+                                               "message": message}
+
+    def count(self, outcome: str) -> int:
+        return sum(r["outcome"] == outcome for r in self.results.values())
 
     def families(self) -> dict[str, Counter]:
         out: dict[str, Counter] = {}
@@ -28,11 +40,20 @@ class Summary:
             out.setdefault(r["id"].rsplit("-", 1)[0], Counter())[r["outcome"]] += 1
         return dict(sorted(out.items()))
 
+    def levels(self) -> dict[str, Counter]:
+        out: dict[str, Counter] = {level: Counter() for level in LEVELS}
+        for r in self.results.values():
+            if r["level"] in out:
+                out[r["level"]][r["outcome"]] += 1
+        return out
+
     def invariants(self) -> tuple[int, int]:
-        """(invariant ids with no failure, invariant ids run)."""
+        """(invariant ids with no failed or broken item, invariant ids run; a golden snapshot
+        still to create is no run)."""
         by_id: dict[str, bool] = {}
         for r in self.results.values():
-            by_id[r["id"]] = by_id.get(r["id"], True) and r["outcome"] != "failed"
+            if r["outcome"] != "no-snapshot":
+                by_id[r["id"]] = by_id.get(r["id"], True) and r["outcome"] not in ("failed", "error")
         return sum(by_id.values()), len(by_id)
 
     def as_json(self) -> dict[str, Any]:
@@ -41,20 +62,36 @@ class Summary:
             **self.header,
             "invariants": {"passing": ok, "total": total},
             "families": {f: {k: c.get(k, 0) for k in OUTCOMES} for f, c in self.families().items()},
+            "levels": {lv: {k: c.get(k, 0) for k in OUTCOMES} for lv, c in self.levels().items()},
             "results": sorted(self.results.values(), key=lambda r: (r["id"], r["case"])),
         }
 
-    def lines(self) -> list[str]:
+    def lines(self, verbose: bool = False) -> list[str]:
         h = self.header
         out = [
             f"mcs-conformance {h['package_version']} | corpus {h['corpus_version']} ({h['corpus_hash'][:19]}) | "
-            f"strategy {h['strategy']} ({h['spec']})",
-            f"{'family':<10} {'passed':>7} {'failed':>7} {'xfailed':>8}",
+            f"strategy {h['strategy']} ({h['spec']}) | gate {h.get('gate', 'should')}",
+            f"{'family':<10} {'passed':>7} {'failed':>7} {'differs':>8} {'xfailed':>8}",
         ]
         for fam, c in self.families().items():
-            out.append(f"{fam:<10} {c['passed']:>7} {c['failed']:>7} {c['xfailed']:>8}")
+            if c["passed"] or c["failed"] or c["differs"] or c["xfailed"]:
+                out.append(f"{fam:<10} {c['passed']:>7} {c['failed']:>7} {c['differs']:>8} {c['xfailed']:>8}")
+        out.append("by level: " + "; ".join(_level_line(lv, c) for lv, c in self.levels().items() if sum(c.values())))
+        for outcome, words in (("no-snapshot", "golden snapshot(s) still to create"),
+                               ("error", "item(s) where the suite's own code broke (a bug in mcs-conformance)")):
+            if self.count(outcome):
+                out.append(f"{self.count(outcome)} {words}")
         ok, total = self.invariants()
         out.append(f"invariants passing: {ok}/{total}")
+        differs = [r for r in sorted(self.results.values(), key=lambda r: (r["id"], r["case"])) if r["outcome"] == "differs"]
+        if differs:
+            out.append(f"differences from the reference's choices ({len(differs)}; they do not fail the run at gate "
+                       f"{h.get('gate', 'should')}; --mcs-gate=reference makes them fail):")
+            shown = differs if verbose else differs[:DIFFERENCES_SHOWN]
+            for r in shown:
+                out.append(f"  {r['id']}[{r['case']}]: {_first_line(r['message'])}")
+            if len(shown) < len(differs):
+                out.append(f"  ... {len(differs) - len(shown)} more (-v lists them all)")
         return out
 
     def write(self, path: str | Path) -> list[Path]:
@@ -70,25 +107,48 @@ class Summary:
         return [json_path, md_path]
 
 
+def _level_line(level: str, c: Counter) -> str:
+    parts = [f"{c['passed']} passed", f"{c['failed']} failed"]
+    if c["differs"]:
+        parts.append(f"{c['differs']} differ")
+    if c["xfailed"]:
+        parts.append(f"{c['xfailed']} xfailed")
+    return f"{level} " + ", ".join(parts)
+
+
+def _first_line(message: str) -> str:
+    first = message.splitlines()[0] if message else ""
+    return first if len(first) <= 200 else first[:197] + "..."
+
+
 def markdown(report: dict[str, Any]) -> str:
     """A Markdown summary of a JSON report (for a CI job summary)."""
     ok, total = report["invariants"]["passing"], report["invariants"]["total"]
     lines = [
         f"## mcs-conformance: {report['strategy']} — {ok}/{total} invariants",
         "",
-        f"package {report['package_version']} · corpus {report['corpus_version']} · `{report['corpus_hash']}` · `{report['spec']}`",
+        f"package {report['package_version']} · corpus {report['corpus_version']} · `{report['corpus_hash']}` · "
+        f"`{report['spec']}` · gate {report.get('gate', 'should')}",
         "",
-        "| family | passed | failed | expected-fail |",
-        "|---|---:|---:|---:|",
+        "| family | passed | failed | differs | expected-fail |",
+        "|---|---:|---:|---:|---:|",
     ]
     for fam, c in report["families"].items():
-        lines.append(f"| {fam} | {c['passed']} | {c['failed']} | {c['xfailed']} |")
-    failed = [r for r in report["results"] if r["outcome"] == "failed"]
-    if failed:
-        lines += ["", "### Failures", ""]
-        for r in failed:
-            first = r["message"].splitlines()[0] if r["message"] else ""
-            lines.append(f"- `{r['id']}[{r['case']}]`: {first}")
+        lines.append(f"| {fam} | {c['passed']} | {c['failed']} | {c.get('differs', 0)} | {c['xfailed']} |")
+    levels = report.get("levels") or {}
+    if levels:
+        lines += ["", "| level | passed | failed | differs | expected-fail |", "|---|---:|---:|---:|---:|"]
+        for lv, c in levels.items():
+            lines.append(f"| {lv} | {c['passed']} | {c['failed']} | {c.get('differs', 0)} | {c['xfailed']} |")
+    for outcome, title in (("failed", "Failures"), ("error", "Errors of the suite itself"),
+                           ("differs", "Differences from the reference's choices (not failing)"),
+                           ("no-snapshot", "Golden snapshots still to create")):
+        rows = [r for r in report["results"] if r["outcome"] == outcome]
+        if rows:
+            lines += ["", f"### {title}", ""]
+            for r in rows:
+                level = f" ({r['level']})" if r.get("level") and outcome in ("failed", "differs") else ""
+                lines.append(f"- `{r['id']}[{r['case']}]`{level}: {_first_line(r['message'])}")
     return "\n".join(lines) + "\n"
 
 
@@ -96,4 +156,8 @@ def badge(report: dict[str, Any]) -> dict[str, Any]:
     """A shields.io endpoint JSON: ``N/M invariants``, green when nothing fails."""
     ok, total = report["invariants"]["passing"], report["invariants"]["total"]
     color = "brightgreen" if ok == total and total else ("yellow" if ok >= 0.9 * total else "red")
-    return {"schemaVersion": 1, "label": "mcs-conformance", "message": f"{ok}/{total} invariants", "color": color}
+    message = f"{ok}/{total} invariants"
+    differs = sum(1 for r in report.get("results", []) if r["outcome"] == "differs")
+    if differs:
+        message += f", {differs} differ"
+    return {"schemaVersion": 1, "label": "mcs-conformance", "message": message, "color": color}

@@ -124,10 +124,6 @@ SDK_DIFFERS = {
 SDK_MODELS_DIFFER = {
     "openai-chat/msg-langchain-ai-message-not-claimed": "the SDK model ignores the LangChain keys and reads a call "
                                                         "without a function (reading it raises)",
-    "openai-chat/syn-tool-call-cut-by-content-filter": "the SDK model reads the cut call's empty arguments as a "
-                                                       "complete call without arguments; a cut call is never run",
-    "openai-chat/syn-stream-cut-mid-second-call": "the SDK model reads the first call's complete JSON as an "
-                                                  "executable call; a call of an unfinished turn is never run",
     "openai-chat/msg-malformed-entry-not-object": "the SDK model takes a string entry for a call (reading it raises)",
     "openai-chat/msg-malformed-entry-without-function": "the SDK model has no function to read (reading it raises)",
     "openai-chat/msg-malformed-entry-without-name": "the SDK model reads a missing name as None and keeps the "
@@ -147,8 +143,6 @@ SDK_MODELS_DIFFER = {
                                                        "list, not their text",
     "openai-chat/msg-call-id-empty": "the SDK model keeps the empty id as \"\"; an empty id is no id",
     "openai-chat/syn-call-id-empty-throughout": "the SDK model keeps the empty ids as \"\"; an empty id is no id",
-    "openai-chat/msg-incomplete-marker-not-a-string": "the SDK model ignores mcs_incomplete (this library's key) "
-                                                      "and reads an executable call",
     "openai-chat/msg-tool-calls-beside-choices-not-claimed": "the SDK model ignores the envelope's choices and reads "
                                                              "its call",
     "openai-chat/msg-tool-calls-beside-object-not-claimed": "the SDK model ignores the envelope's object and reads "
@@ -392,13 +386,9 @@ def _sdk_reading(case: Case) -> tuple[Any, Any]:
     oracle = oracle_module(case.format)
     message = case.final_message
 
-    def calls() -> list[dict[str, Any]]:
-        found = oracle.calls(message)
-        if case.is_stream and not case.expect.get("done"):
-            found = [{**c, "error": True} for c in found]
-        return view(found)
-
-    return _sdk(lambda: oracle.content_text(message)), _sdk(calls)
+    # the calls as the message reads: that its stream never finished is the buffer's done,
+    # which the extraction axis applies (extract_calls(..., done=buf.done))
+    return _sdk(lambda: oracle.content_text(message)), _sdk(lambda: view(oracle.calls(message)))
 
 
 @pytest.mark.parametrize("case_id", SDK_MODEL_CASES)

@@ -61,6 +61,34 @@ class Sleepy(TextStrategy):
         return super().extract(message)
 
 
+class Hangs(TextStrategy):
+    """accumulate() never returns, and catches every Exception on the way."""
+
+    def accumulate(self, acc, chunk):
+        while True:
+            try:
+                time.sleep(0.05)
+            except Exception:
+                pass
+
+
+class MutatesChunks(TextStrategy):
+    """accumulate() works on its own copy of a chunk, then writes into the caller's list."""
+
+    seen = []
+
+    def accumulate(self, acc, chunk):
+        self.seen.append(chunk)
+        return super().accumulate(acc, chunk)
+
+
+class NotAStrategy:
+    name = "text-json"
+
+    def extract(self, message):
+        return []
+
+
 class BadFlag(TextStrategy):
     leaks_into_text = "no"
 
@@ -166,16 +194,16 @@ def outcomes(result: pytest.RunResult) -> dict[str, str]:
     return out
 
 
-def summary_rows(result: pytest.RunResult) -> dict[str, tuple[int, int, int]]:
-    """family -> (passed, failed, xfailed), read from the plugin's terminal summary."""
+def summary_rows(result: pytest.RunResult) -> dict[str, tuple[int, int, int, int]]:
+    """family -> (passed, failed, differs, xfailed), read from the plugin's terminal summary."""
     text = result.stdout.str()
     assert "mcs-conformance summary" in text, text
     section = text.split("mcs-conformance summary", 1)[1]
     rows = {}
     for line in section.splitlines():
-        m = re.fullmatch(r"([A-Z]+)\s+(\d+)\s+(\d+)\s+(\d+)", line.strip())
+        m = re.fullmatch(r"([A-Z]+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", line.strip())
         if m:
-            rows[m.group(1)] = (int(m.group(2)), int(m.group(3)), int(m.group(4)))
+            rows[m.group(1)] = tuple(int(m.group(i)) for i in range(2, 6))
     return rows
 
 
@@ -234,6 +262,20 @@ def test_mcs_only_drops_the_projects_own_tests(pytester: pytest.Pytester) -> Non
 
 
 # -- --mcs-strategy -------------------------------------------------------------------------
+
+def test_an_object_that_is_no_strategy_is_one_usage_error_naming_what_it_lacks(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    result = run(pytester, "--mcs-strategy=brokenstrats:NotAStrategy", "--mcs-only")
+    assert result.ret == USAGE_ERROR
+    err = result.stderr.str()
+    assert "NotAStrategy is not an ExtractionStrategy: it lacks 7 of the protocol's 9 members" in err
+    for declared in ("leaks_into_text: bool", "recognizes(shape) -> bool", "accumulate(acc, chunk) -> str",
+                     "is_done(chunk) -> bool", "content_text(message) -> str", "forming_name(message) -> str | None",
+                     "result_messages(message, records) -> list[dict]"):
+        assert declared in err, declared
+    assert "extract(message)" not in err and "Traceback" not in err + result.stdout.str()
+    assert "collected" not in result.stdout.str()  # nothing ran
+
 
 @pytest.mark.parametrize(
     ("spec", "reason"),
@@ -458,11 +500,13 @@ def _reproduce_line(result: pytest.RunResult, check_id: str) -> str:
     return lines.pop()[len("reproduce: "):]
 
 
-def _run_command(pytester: pytest.Pytester, command: str) -> subprocess.CompletedProcess[str]:
-    argv = shlex.split(command)
-    assert argv[0] == "pytest"
-    return subprocess.run([str(PYTEST_BIN), *argv[1:]], cwd=pytester.path, env=subprocess_env(pytester.path),
-                          capture_output=True, text=True, timeout=120)
+def _run_command(pytester: pytest.Pytester, command: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run a printed command as a user pastes it: through a shell, in the folder the run was
+    started from; the environment is the test's own, without PYTHONPATH (the command must
+    say what it needs)."""
+    base = {k: v for k, v in os.environ.items() if k != "PYTHONPATH" and not k.startswith("PYTEST_")}
+    return subprocess.run(["bash", "-c", command], cwd=pytester.path, env=env or base,
+                          capture_output=True, text=True, timeout=180)
 
 
 def test_failure_report_names_check_case_diff_and_a_working_command(pytester: pytest.Pytester) -> None:
@@ -479,6 +523,7 @@ def test_failure_report_names_check_case_diff_and_a_working_command(pytester: py
     assert "Traceback" not in text
     command = _reproduce_line(result, "EXTRACT-001")
     argv = shlex.split(command)
+    assert argv[argv.index("-m") + 1] == "pytest"
     assert "--mcs-strategy=brokenstrats:DropLast" in argv and f"--mcs-case={CASE_ID}" in argv
     again = _run_command(pytester, command)
     assert again.returncode == 1, again.stdout + again.stderr
@@ -575,7 +620,7 @@ def _header(result: pytest.RunResult) -> str:
 def test_profile_option_is_accepted_and_shown(pytester: pytest.Pytester, profile: str) -> None:
     result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-check=STRUCT-001", f"--mcs-profile={profile}")
     assert result.ret == 0
-    assert _header(result).endswith(f"hypothesis profile {profile}")
+    assert _header(result).endswith(f"hypothesis profile {profile}, gate should")
 
 
 def test_invalid_profile_is_rejected(pytester: pytest.Pytester) -> None:
@@ -597,7 +642,7 @@ def test_ci_environment_makes_ci_the_default_profile(
     args = [f"--mcs-profile={option}"] if option else []
     result = run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", "--mcs-check=STRUCT-001", *args)
     assert result.ret == 0
-    assert _header(result).endswith(f"hypothesis profile {profile}")
+    assert _header(result).endswith(f"hypothesis profile {profile}, gate should")
 
 
 def test_corpus_version_pin(pytester: pytest.Pytester) -> None:
@@ -626,24 +671,33 @@ GOLDEN = ("--mcs-only", "--mcs-corpus=corpus", "--mcs-check=GOLDEN-001",
           f"--mcs-case={CASE_ID}", "--mcs-case=openai-chat/openai-text")
 
 
+def _golden_folder(root: Path, name: str, spec: str) -> Path:
+    return root / "tests" / "mcs-conformance" / f"{name}@{spec.replace(':', '.')}" / "__snapshots__" / "golden"
+
+
 @pytest.mark.parametrize("tests_dir", [True, False])
-def test_golden_snapshots_are_created_per_strategy_and_then_pass(pytester: pytest.Pytester, tests_dir: bool) -> None:
+def test_golden_snapshots_first_run_says_how_to_create_them_then_passes(pytester: pytest.Pytester, tests_dir: bool) -> None:
     make_project(pytester)
     if tests_dir:
         pytester.mkdir("tests")
-    root = pytester.path / "tests" if tests_dir else pytester.path
-    golden = {name: root / "mcs-conformance" / name / "__snapshots__" / "golden" for name in ("text-json", "openai-chat")}
+    chat = "mcs_conformance.strategies:OpenAIChatStrategy"
+    golden = {"text-json": _golden_folder(pytester.path, "text-json", REFERENCE),
+              "openai-chat": _golden_folder(pytester.path, "openai-chat", chat)}
 
     first = run(pytester, f"--mcs-strategy={REFERENCE}", *GOLDEN)
     assert first.ret == 1
-    assert set(outcomes(first).values()) == {"FAILED"} and len(outcomes(first)) == 2
-    assert first.stdout.str().count("no snapshot for this item yet") >= 2
-
-    update = run(pytester, f"--mcs-strategy={REFERENCE}", *GOLDEN, "--snapshot-update")
-    assert update.ret == 0
+    assert first.parseoutcomes()["skipped"] == 2 and not {"passed", "failed", "error"} & set(first.parseoutcomes())
+    text = first.stdout.str()
+    assert text.count("do not exist yet") == 1, text
+    assert "2 golden snapshot(s) of strategy text-json do not exist yet" in text
+    assert "Traceback" not in text
+    command = next(x.strip() for x in first.outlines if x.strip().endswith("--snapshot-update"))
+    made = _run_command(pytester, command)
+    assert made.returncode == 0, made.stdout[-3000:]
     files = sorted(golden["text-json"].iterdir())
-    assert len(files) == 2
-    mine = next(f for f in files if "two-calls" in f.name)
+    # the command creates every snapshot of the strategy, GOLDEN-002's included
+    assert len(files) > 3 and any("GOLDEN-002" in f.name for f in files)
+    mine = golden["text-json"] / "GOLDEN-001[text-jsontwo-calls].json"
     snapshot = json.loads(mine.read_text(encoding="utf-8"))
     assert [c["name"] for c in snapshot["calls"]] == ["get_weather", "get_time"]
     before = {f.name: f.read_text(encoding="utf-8") for f in files}
@@ -652,10 +706,33 @@ def test_golden_snapshots_are_created_per_strategy_and_then_pass(pytester: pytes
     assert again.ret == 0
     assert set(outcomes(again).values()) == {"PASSED"} and len(outcomes(again)) == 2
 
-    other = run(pytester, "--mcs-strategy=mcs_conformance.strategies:OpenAIChatStrategy", *GOLDEN, "--snapshot-update")
+    other = run(pytester, f"--mcs-strategy={chat}", *GOLDEN, "--snapshot-update")
     assert other.ret == 0
     assert len(list(golden["openai-chat"].iterdir())) >= 1
     assert {f.name: f.read_text(encoding="utf-8") for f in golden["text-json"].iterdir()} == before
+    assert run(pytester, f"--mcs-strategy={REFERENCE}", *GOLDEN).ret == 0
+
+
+def test_two_strategies_of_the_same_name_keep_their_own_snapshots(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    for spec in (REFERENCE, "brokenstrats:DropLast"):
+        assert run(pytester, f"--mcs-strategy={spec}", *GOLDEN, "--snapshot-update").ret == 0
+    for spec in (REFERENCE, "brokenstrats:DropLast"):
+        assert run(pytester, f"--mcs-strategy={spec}", *GOLDEN).ret == 0
+    mine = _golden_folder(pytester.path, "text-json", "brokenstrats:DropLast")
+    reference = _golden_folder(pytester.path, "text-json", REFERENCE)
+    assert {f.name for f in mine.iterdir()} == {f.name for f in reference.iterdir()}
+    two = next(f for f in mine.iterdir() if "two-calls" in f.name)
+    calls = json.loads(two.read_text(encoding="utf-8"))["calls"]
+    assert [c["name"] for c in calls] == ["get_weather"]  # DropLast's own outputs, not the reference's
+
+
+def test_snapshot_dir_option_and_table_choose_the_folder(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    assert run(pytester, f"--mcs-strategy={REFERENCE}", *GOLDEN, "--mcs-snapshot-dir=golden/mine",
+               "--snapshot-update").ret == 0
+    assert len(list((pytester.path / "golden" / "mine" / "__snapshots__" / "golden").iterdir())) == 2
+    pytester.makepyprojecttoml('[tool.mcs-conformance]\nsnapshot-dir = "golden/mine"\n')
     assert run(pytester, f"--mcs-strategy={REFERENCE}", *GOLDEN).ret == 0
 
 
@@ -663,7 +740,10 @@ def test_golden_snapshot_change_is_shown_as_a_diff(pytester: pytest.Pytester) ->
     make_project(pytester)
     args = ("--mcs-only", "--mcs-corpus=corpus", "--mcs-check=GOLDEN-001", f"--mcs-case={CASE_ID}")
     assert run(pytester, f"--mcs-strategy={REFERENCE}", *args, "--snapshot-update").ret == 0
-    result = run(pytester, "--mcs-strategy=brokenstrats:DropLast", *args, "--mcs-report=report.json")
+    # the strategy changed (here: another one told to use the reviewed snapshots)
+    folder = _golden_folder(pytester.path, "text-json", REFERENCE).parent.parent
+    result = run(pytester, "--mcs-strategy=brokenstrats:DropLast", *args, f"--mcs-snapshot-dir={folder}",
+                 "--mcs-report=report.json")
     assert outcomes(result) == {item("GOLDEN-001"): "FAILED"}
     text = result.stdout.str()
     assert "the outputs differ from the reviewed snapshot" in text and "--snapshot-update" in text
@@ -682,10 +762,169 @@ def test_project_snapshots_and_golden_snapshots_leave_each_other_alone(pytester:
     assert ambr.is_file()
     golden = ("--mcs-check=GOLDEN-001", "--mcs-case=openai-chat/openai-text", "--snapshot-update")
     assert run(pytester, f"--mcs-strategy={REFERENCE}", "--mcs-only", *golden).ret == 0
-    folder = pytester.path / "tests" / "mcs-conformance" / "text-json" / "__snapshots__" / "golden"
+    folder = _golden_folder(pytester.path, "text-json", REFERENCE)
     assert len(list(folder.iterdir())) == 1 and ambr.is_file()
     assert run(pytester, "--snapshot-update").ret == 0  # the project's own run, no strategy
     assert len(list(folder.iterdir())) == 1 and ambr.is_file()
     both = run(pytester, f"--mcs-strategy={REFERENCE}", *golden)
     assert outcomes(both) == {"tests/test_own.py::test_own": "PASSED", item("GOLDEN-001", "openai-chat/openai-text"): "PASSED"}
     assert len(list(folder.iterdir())) == 1 and ambr.is_file()
+
+
+# -- a hanging strategy, the suite's own faults, bounded output -------------------------------
+
+def test_a_hanging_strategy_times_out_once_and_every_other_item_is_reported_at_once(pytester: pytest.Pytester) -> None:
+    """accumulate never returns (and swallows every Exception): the first item that calls it
+    times out, naming the method; every later item that would call it fails at once with a
+    pointer to that time-out; the items that do not call it still pass. Every collected item
+    gets a verdict."""
+    make_project(pytester)
+    result = run_sub(pytester, "--mcs-strategy=brokenstrats:Hangs", "--mcs-only", "--mcs-corpus=corpus",
+                     "--mcs-timeout=2", "--mcs-profile=ci", "-n", "2", "--mcs-report=report.json")
+    assert result.ret == 1
+    collected = int(re.search(r"collected (\d+) items|(\d+) items", result.stdout.str()).group(0).split()[-2])
+    report = json.loads((pytester.path / "report.json").read_text(encoding="utf-8"))
+    assert len(report["results"]) == collected > 500
+    messages = [r["message"] for r in report["results"] if r["outcome"] == "failed"]
+    timed_out = [m for m in messages if "did not finish within 2 s" in m]
+    hung = [m for m in timed_out if "one call of the strategy's accumulate was still running" in m]
+    assert 1 <= len(hung) <= 2  # once per worker
+    tripped = [m for m in messages if "accumulate is not called again: it timed out after 2 s in" in m]
+    assert len(tripped) > 50
+    # every other failure is a check that ran out of time on a loaded machine, never blamed on a method
+    others = [m for m in messages if m not in tripped + hung]
+    assert all("did not finish" in m and "still running" not in m for m in others), others[:3]
+    assert any(r["outcome"] == "passed" for r in report["results"])  # RECOG, EXTRACT... never feed
+
+
+SUITE_BUG = '''
+from mcs_conformance.invariants.base import check
+
+
+@check("ZZZ-001", "a check with a bug of its own", why="to see how the plugin reports the suite's own faults",
+       scope="strategy")
+def broken_check(subject, case):
+    return {}["no such key"]
+
+
+@check("ZZZ-002", "a check whose strategy call raises", why="the strategy's exception is the strategy's fault",
+       scope="strategy")
+def strategy_raises(subject, case):
+    subject.strategy.extract({"no": "message"})
+    subject.strategy.accumulate(None, None)
+'''
+
+
+def test_an_exception_of_the_suite_itself_is_an_error_that_says_so(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    pytester.makepyfile(suitebug=SUITE_BUG)
+    result = run(pytester, "-p", "suitebug", f"--mcs-strategy={REFERENCE}", "--mcs-only",
+                 "--mcs-check=ZZZ-001", "--mcs-check=ZZZ-002", "--mcs-report=report.json")
+    try:
+        assert result.ret == 1
+        assert outcomes(result) == {item("ZZZ-001", "text-json"): "ERROR", item("ZZZ-002", "text-json"): "FAILED"}
+        text = result.stdout.str()
+        assert "the suite's own code raised KeyError: 'no such key'. This is a bug in mcs-conformance" in text
+        assert "the strategy's extract raised ValueError" in text
+        report = json.loads((pytester.path / "report.json").read_text(encoding="utf-8"))
+        assert {r["id"]: r["outcome"] for r in report["results"]} == {"ZZZ-001": "error", "ZZZ-002": "failed"}
+    finally:
+        from mcs_conformance.invariants import CHECKS
+
+        CHECKS.pop("ZZZ-001", None)
+        CHECKS.pop("ZZZ-002", None)
+
+
+LONG = "0123456789abcdef" * 400  # 6,400 characters, as a signature or an encrypted blob
+
+
+def _long_case(pytester: pytest.Pytester) -> None:
+    case = dict(TWO_CALLS, id="text-json/long-argument", chunks=[*_TEXT_PARTS[:3], _TEXT_PARTS[3].replace("CET", LONG)])
+    case["expect"] = dict(TWO_CALLS["expect"], message="".join(case["chunks"]), content_text="".join(case["chunks"]),
+                          calls=[TWO_CALLS["expect"]["calls"][0], {"name": "get_time", "arguments": {"tz": LONG}, "id": None}])
+    path = pytester.path / "corpus" / "cases" / "text-json" / "long-argument.json"
+    path.write_text(json.dumps(case), encoding="utf-8")
+
+
+def test_failure_reports_cut_long_strings_and_fit_a_screen_unless_asked(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    _long_case(pytester)
+    args = ("--mcs-strategy=brokenstrats:DropLast", "--mcs-only", "--mcs-corpus=corpus",
+            "--mcs-case=text-json/long-argument", "--mcs-check=EXTRACT-001", "--mcs-check=PARITY-001")
+    short = run(pytester, *args)
+    text = short.stdout.str()
+    assert short.ret == 1 and LONG not in text
+    assert "6,400 chars" in text or "6,4" in text, text[-3000:]
+    report = text.split("EXTRACT-001 failed on case", 1)[1].split("reproduce:", 1)[0]
+    assert len(report.splitlines()) <= 60 and max(map(len, report.splitlines())) <= 260
+    full = run(pytester, *args, "-vv")
+    assert full.ret == 1 and LONG in full.stdout.str()
+
+
+def test_strings_that_differ_inside_are_cut_around_the_difference() -> None:
+    from mcs_conformance.failures import diff
+
+    a, b = "x" * 3000 + "A" + "y" * 3000, "x" * 3000 + "B" + "y" * 3000
+    shown = diff({"sig": a}, {"sig": b})
+    assert '"A' in shown.replace("xA", '"A') or "A" in shown and "B" in shown
+    assert "6,001 chars" in shown and len(shown) < 1000
+
+
+def test_a_chunk_mutating_strategy_fails_pure_001_and_spoils_no_other_check(pytester: pytest.Pytester) -> None:
+    """Every check gets its own copy of the case: a strategy that mutates a chunk is failed by
+    PURE-001, and the checks after it see the chunks as recorded."""
+    pytester.makepyfile(mutator='''
+from mcs_conformance.strategies import OpenAIChatStrategy
+
+
+class Mutator(OpenAIChatStrategy):
+    def accumulate(self, acc, chunk):
+        out = super().accumulate(acc, chunk)
+        if isinstance(chunk, dict):
+            for choice in chunk.get("choices") or []:
+                choice.pop("logprobs", None)
+                choice["index"] = False if choice.get("index") == 0 else choice.get("index")
+        return out
+''')
+    pytester.syspathinsert()
+    result = run(pytester, "--mcs-strategy=mutator:Mutator", "--mcs-only", "--mcs-case=openai-chat/tool-call-non-strict",
+                 "--mcs-check=PURE-001", "--mcs-check=PARITY-001", "--mcs-check=EXTRACT-001", "--mcs-check=DISPLAY-001",
+                 "-p", "no:randomly")
+    got = outcomes(result)
+    assert got[item("PURE-001", "openai-chat/tool-call-non-strict")] == "FAILED"
+    assert {k: v for k, v in got.items() if "PURE-001" not in k} == {
+        item(c, "openai-chat/tool-call-non-strict"): "PASSED" for c in ("PARITY-001", "EXTRACT-001", "DISPLAY-001")}
+    assert "feeding chunk 0 mutated it" in result.stdout.str()
+
+
+def test_reproduce_line_works_from_the_shell_without_the_runs_environment(pytester: pytest.Pytester) -> None:
+    """The run had the strategy on a PYTHONPATH given for that command only, an explicit
+    --rootdir and a relative author corpus: the printed line, pasted into a shell in the same
+    folder without that PYTHONPATH, reruns the same failing item."""
+    make_project(pytester)
+    lib = pytester.path / "lib"
+    lib.mkdir()
+    (pytester.path / "brokenstrats.py").rename(lib / "brokenstrats.py")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_") and k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(lib)
+    first = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--rootdir={pytester.path}",
+                            *DROPLAST], cwd=pytester.path, env=env, capture_output=True, text=True, timeout=180)
+    assert first.returncode == 1, first.stdout[-3000:]
+    line = next(x.strip()[len("reproduce: "):] for x in first.stdout.splitlines()
+                if x.strip().startswith("reproduce: ") and "EXTRACT-001" in x)
+    assert line.startswith(f"PYTHONPATH={lib}") and f"--rootdir={pytester.path}" in line and "--mcs-corpus=corpus" in line
+    again = _run_command(pytester, line)
+    assert again.returncode == 1, again.stdout[-3000:] + again.stderr[-2000:]
+    assert f"FAILED {item('EXTRACT-001')}" in again.stdout
+
+
+def test_corpus_and_gate_can_live_in_the_pyproject_table(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    pytester.makepyprojecttoml('[tool.mcs-conformance]\ncorpus = ["corpus"]\ngate = "must"\n')
+    result = run(pytester, "--mcs-strategy=brokenstrats:DropLast", "--mcs-only", f"--mcs-case={CASE_ID}",
+                 "--mcs-check=EXTRACT-001")
+    assert outcomes(result) == {item("EXTRACT-001"): "FAILED"}
+    assert "gate must" in result.stdout.str()
+    pytester.makepyprojecttoml('[tool.mcs-conformance]\ncorpus = "corpus"\ngate = "strict"\n')
+    bad = run(pytester, "--mcs-strategy=brokenstrats:DropLast", "--mcs-only")
+    assert bad.ret == USAGE_ERROR and "gate must be one of must, should, reference" in bad.stderr.str()

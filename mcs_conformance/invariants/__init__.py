@@ -23,11 +23,11 @@ from . import (  # noqa: F401  (imported to register their checks)
     split,
     struct,
 )
-from .base import CHECKS, RETIRED, Check, Failure, Subject
+from .base import CHECKS, LEVELS, RETIRED, Check, Failure, Subject
 
 FAMILIES = (
     "STRUCT", "RECOG", "PARITY", "SPLIT", "NOISE", "PURE", "DONE", "DISPLAY",
     "EXTRACT", "CHAIN", "NAME", "HISTORY", "ROUNDTRIP", "PREFIX", "COST", "GOLDEN",
 )
 
-__all__ = ["CHECKS", "Check", "FAMILIES", "Failure", "RETIRED", "Subject"]
+__all__ = ["CHECKS", "Check", "FAMILIES", "Failure", "LEVELS", "RETIRED", "Subject"]

@@ -17,17 +17,28 @@ __all__ = [
     "CHECKS",
     "Check",
     "Failure",
+    "LEVELS",
     "Subject",
     "calls_view",
     "check",
+    "expect_part",
     "feed_all",
+    "feed_case",
     "json_safe",
     "native_view",
+    "same",
 ]
 
 
+LEVELS = ("must", "should", "reference")
+
+
 class Failure(AssertionError):
-    """An invariant does not hold. Carries what an author needs to see and reproduce it."""
+    """An invariant does not hold. Carries what an author needs to see and reproduce it.
+
+    ``level`` is the level of the rule that broke when it is not the check's own (a check
+    whose comparison holds parts of several levels says which part failed).
+    """
 
     def __init__(
         self,
@@ -38,8 +49,12 @@ class Failure(AssertionError):
         chunks: list[Any] | None = None,
         detail: str = "",
         has_diff: bool | None = None,
+        level: str | None = None,
     ) -> None:
         super().__init__(summary)
+        if level is not None and level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}")
+        self.level = level
         self.summary = summary
         self.expected = expected
         self.actual = actual
@@ -48,9 +63,19 @@ class Failure(AssertionError):
         self.has_diff = has_diff if has_diff is not None else (expected is not None or actual is not None)
 
 
+class NoSnapshot(Exception):
+    """A golden snapshot does not exist yet (and the run is not creating snapshots)."""
+
+
 @dataclass(frozen=True)
 class Check:
-    """One invariant: a stable public ``id``, its family, what it checks and why."""
+    """One invariant: a stable public ``id``, its family, what it checks and why.
+
+    ``level`` says how binding the rule is: ``must`` (the provider's API, the official SDK's
+    result on the same chunks, or ADR-0001's text), ``should`` (a safety rule against a named
+    hazard) or ``reference`` (the reference implementation's choice where those leave room).
+    ``sources`` name where the rule comes from.
+    """
 
     id: str
     family: str
@@ -61,6 +86,8 @@ class Check:
     applies: Callable[["Subject", Case | None], bool]
     run: Callable[["Subject", Case | None], None]
     hypothesis: bool = False
+    level: str = "must"
+    sources: tuple[str, ...] = ()
 
 
 CHECKS: dict[str, Check] = {}
@@ -76,14 +103,18 @@ def check(
     scope: str = "case",
     applies: Callable[["Subject", Case | None], bool] = lambda s, c: True,
     hypothesis: bool = False,
+    level: str = "must",
+    sources: tuple[str, ...] = (),
 ) -> Callable[[Callable[["Subject", Case | None], None]], Callable[["Subject", Case | None], None]]:
-    """Register an invariant under a stable id (``FAMILY-NNN``)."""
+    """Register an invariant under a stable id (``FAMILY-NNN``) at its level."""
+    if level not in LEVELS:
+        raise ValueError(f"{id}: unknown level {level!r}")
 
     def register(fn: Callable[["Subject", Case | None], None]) -> Callable[["Subject", Case | None], None]:
         if id in CHECKS or id in RETIRED:
             raise RuntimeError(f"invariant id {id} is registered twice")
         family = id.rsplit("-", 1)[0]
-        CHECKS[id] = Check(id, family, title, why, adr, scope, applies, fn, hypothesis)
+        CHECKS[id] = Check(id, family, title, why, adr, scope, applies, fn, hypothesis, level, tuple(sources))
         return fn
 
     return register
@@ -199,6 +230,17 @@ def native_view(message: Any) -> Any:
     return message
 
 
+def same(a: Any, b: Any) -> bool:
+    """Equal as data: ``==``, or equal serializations, so that NaN equals NaN (a strategy that
+    parses NaN gives the same answer twice, though ``nan != nan``) and tuples equal lists."""
+    if a == b:
+        return True
+    try:
+        return json.dumps(a, sort_keys=True, default=repr) == json.dumps(b, sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        return False
+
+
 def json_safe(value: Any) -> bool:
     """Does ``value`` survive a JSON round trip unchanged?"""
     try:
@@ -228,6 +270,54 @@ def outcome(subject: Subject, chunks: list[Any]) -> dict[str, Any]:
 
 def expected_error(case: Case) -> str | None:
     return case.raises
+
+
+def part_level(case: Case, part: str) -> tuple[str, str]:
+    """(level, why) of one part of the case's expectation: ``must`` unless the case says."""
+    rule = case.expect.get("levels", {}).get(part)
+    return (rule["level"], rule["why"]) if rule else ("must", "")
+
+
+def expect_part(case: Case, part: str, got: Any, summary: str, *, view: Callable[[Any], Any] = lambda v: v,
+                **evidence: Any) -> None:
+    """Judge the strategy's answer ``got`` for one part of the case's expectation.
+
+    The reference's answer passes. Another answer the case accepts (``expect.accept``: the
+    SDK's, where the reference chose otherwise) is a difference at the reference level. Any
+    other answer breaks the part's rule at its level (``expect.levels``, else ``must``).
+    """
+    want = view(case.expect.get(part))
+    if same(got, want):
+        return
+    for alt in case.expect.get("accept", ()):
+        if part in alt and same(got, view(alt[part])):
+            raise Failure(f"{summary}: the answer is another accepted one ({alt['why']}; {alt['source']})",
+                          level="reference", expected=want, actual=got, **evidence)
+    level, why = part_level(case, part)
+    raise Failure(summary + (f" ({level}: {why})" if why else ""), level=level, expected=want, actual=got, **evidence)
+
+
+def feed_case(subject: Subject, case: Case, chunks: list[Any] | None = None) -> tuple[LLMStreamBuffer, list[str]]:
+    """Feed the case's chunks (or ``chunks``); a refusal the case does not expect is judged
+    here: another accepted answer (``expect.accept`` with an ``error``) is a difference at
+    the reference level, anything else breaks the ``error`` part's rule."""
+    from ..errors import MCSError
+
+    chunks = case.chunks if chunks is None else chunks
+    try:
+        return feed_all(subject, chunks)
+    except MCSError as exc:
+        kind = type(exc).__name__
+        for alt in case.expect.get("accept", ()):
+            if (alt.get("error") or {}).get("type") == kind:
+                raise Failure(f"the strategy refused the stream ({kind}: {exc}), an accepted answer "
+                              f"({alt['why']}; {alt['source']})", level="reference") from exc
+        if case.raises == kind:
+            raise
+        level, why = part_level(case, "error")
+        raise Failure(f"feeding the stream raised {kind}: {exc}; the case expects "
+                      f"{'a ' + case.raises if case.raises else 'no error'}" + (f" ({level}: {why})" if why else ""),
+                      level=level, chunks=chunks) from exc
 
 
 def attempt(fn: Callable[[], Any]) -> Any:
@@ -279,7 +369,7 @@ def positional_prefix_violation(got: list[ToolCall], final: list[dict[str, Any]]
     """Why ``got`` (calls from a prefix) breaks PREFIX against ``final``, or None when it does not."""
     view = calls_view(got)
     for i, (call, seen) in enumerate(zip(got, view)):
-        if call.error is not None:
+        if not call.executable:  # an error, or no name: never run, whatever it holds
             continue
         if i >= len(final) or final[i]["error"]:
             return f"call {i} ({call.name!r}) is executable on a prefix but the finished stream has no executable call {i}"

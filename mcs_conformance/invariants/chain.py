@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from ..corpus import Case
 from ..extraction import extract_calls
-from .base import Failure, Subject, calls_view, check, given_run
+from .base import Failure, Subject, calls_view, check, expect_part, given_run
 
 
 def _applies(s: Subject, c: Case | None) -> bool:
@@ -34,18 +34,18 @@ def _view(message: Any, subject: Subject, chain) -> dict[str, Any]:
     "the default chain with the strategy in place extracts each message as its case says",
     why="native wins; the tool_calls: null guard holds; leaks fall through to the backup",
     adr="The text / leak fall-through; Two groups of strategies",
+    level="must",
     applies=_applies,
 )
 def routed(subject: Subject, case: Case) -> None:
     chain = subject.chain()
     got = _view(case.final_message, subject, chain)
-    want = {
-        "calls": calls_view(case.expect["calls"]),
-        "extracted_by": case.expect.get("extracted_by"),
-        "via_backup": bool(case.expect.get("via_backup")),
-    }
-    if got != want:
-        raise Failure("the extraction axis routed the message differently from the case", expected=want, actual=got)
+    route = {"extracted_by": case.expect.get("extracted_by"), "via_backup": bool(case.expect.get("via_backup"))}
+    if {k: got[k] for k in route} != route:
+        raise Failure("the extraction axis routed the message differently from the case", expected=route,
+                      actual={k: got[k] for k in route}, detail=f"calls extracted: {got['calls']}")
+    expect_part(case, "calls", got["calls"], "the extraction axis extracted other calls than the case's",
+                view=calls_view)
 
 
 @check(
@@ -53,6 +53,7 @@ def routed(subject: Subject, case: Case) -> None:
     "promotion on match never changes a result over any sequence of messages, and puts the match in front",
     why="the chain reorders itself; correctness must not depend on what came before",
     adr="The chain reorders on match",
+    level="must",
     scope="strategy",
     hypothesis=True,
 )

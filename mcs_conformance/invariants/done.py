@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..corpus import Case
 from ..errors import MCSError, StreamError
-from .base import Failure, Subject, check, feed_all
+from .base import Failure, Subject, check, feed_case, part_level
 
 
 @check(
@@ -12,6 +12,7 @@ from .base import Failure, Subject, check, feed_all
     "is_done is false before the completion signal and true on it; buffer.done follows (and buffer.chunks counts)",
     why="an early 'done' executes a half-streamed call; a missed one hangs the client",
     adr="Decision: Responsibilities (is_done)",
+    level="must",
     applies=lambda s, c: s.own_stream(c) and c.expect.get("done") is True and s.descriptor is not None,
 )
 def signal(subject: Subject, case: Case) -> None:
@@ -47,10 +48,11 @@ def _after_done(subject: Subject, case: Case, i: int) -> bool:
     "a truncated stream (no completion signal) never reports done",
     why="a stream cut by the network or max_tokens must not look like a completed turn",
     adr="Decision: Responsibilities (is_done)",
+    level="must",
     applies=lambda s, c: s.own_stream(c) and c.expect.get("done") is False and c.raises is None,
 )
 def truncated(subject: Subject, case: Case) -> None:
-    buf, _ = feed_all(subject, case.chunks)
+    buf, _ = feed_case(subject, case)
     if buf.done:
         raise Failure("buffer.done is True for a stream that never completed", chunks=case.chunks)
 
@@ -60,21 +62,26 @@ def truncated(subject: Subject, case: Case) -> None:
     "an in-stream provider error raises StreamError carrying the provider's payload",
     why="a swallowed error event makes a truncated turn look complete",
     adr="DESIGN: Core contracts (StreamError)",
+    level="should",
     applies=lambda s, c: s.own_stream(c) and c.raises is not None,
 )
 def errors_raise(subject: Subject, case: Case) -> None:
     buf = subject.buffer()
     want = case.raises
+    level, why = part_level(case, "error")
+    because = f" ({level}: {why})" if why else ""
     for i, chunk in enumerate(case.chunks):
         try:
             buf.feed(chunk)
         except MCSError as exc:
             if type(exc).__name__ != want:
-                raise Failure(f"chunk {i} raised {type(exc).__name__}, expected {want}", chunks=case.chunks[: i + 1]) from exc
+                raise Failure(f"chunk {i} raised {type(exc).__name__}, expected {want}{because}", level=level,
+                              chunks=case.chunks[: i + 1]) from exc
             if isinstance(exc, StreamError) and exc.payload is None:
                 raise Failure("StreamError raised without the provider's payload", chunks=case.chunks[: i + 1]) from exc
             payload = case.expect["error"].get("payload")
             if isinstance(exc, StreamError) and payload is not None and exc.payload != payload:
                 raise Failure("StreamError carries a payload other than the provider's", expected=payload, actual=exc.payload)
             return
-    raise Failure(f"the stream holds a provider error but feeding it raised nothing (expected {want})", chunks=case.chunks)
+    raise Failure(f"the stream holds {'a provider error' if want == 'StreamError' else 'a malformed chunk'} but feeding "
+                  f"it raised nothing (expected {want}){because}", level=level, chunks=case.chunks)

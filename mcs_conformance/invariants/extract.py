@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..corpus import Case
-from .base import Failure, Subject, calls_view, check
+from .base import Failure, Subject, calls_view, check, expect_part
 
 
 def source_for(subject: Subject, case: Case) -> object:
@@ -23,10 +23,9 @@ def source_for(subject: Subject, case: Case) -> object:
     "extract() returns exactly the case's calls (name, arguments, id, order; errors as errors)",
     why="a merged, dropped, reordered or leniently parsed call executes the wrong thing",
     adr="Decision: Responsibilities (extract)",
+    level="must",
     applies=lambda s, c: c is not None and c.expect.get("extracted_by") == s.name and c.final_message is not None,
 )
 def calls_match(subject: Subject, case: Case) -> None:
     got = calls_view(subject.strategy.extract(source_for(subject, case)))
-    want = calls_view(case.expect["calls"])
-    if got != want:
-        raise Failure("extract() differs from the case's calls", expected=want, actual=got, chunks=case.chunks)
+    expect_part(case, "calls", got, "extract() differs from the case's calls", view=calls_view, chunks=case.chunks)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from ..corpus import Case
 from ..errors import MCSError
 from ..extraction import extract_calls
 from ..protocol import ToolCall
-from .base import Failure, Subject, attempt, check, feed_all, records_for
+from .base import Failure, NoSnapshot, Subject, attempt, check, feed_all, records_for
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")  # syrupy colours its diff; a report must be plain text
 
@@ -73,6 +74,7 @@ def outputs(subject: Subject, case: Case) -> dict[str, Any]:
     "the strategy's outputs for the case equal its snapshot (refresh with --snapshot-update)",
     why="a change in what a strategy returns shows up as a reviewed diff, not by surprise",
     adr="DESIGN: The plugin (golden outputs)",
+    level="must",
     applies=lambda s, c: c is not None and (s.own_stream(c) or c.expect.get("claimed_by") == s.name
                                             or (c.format == s.name and not c.is_stream)),
 )
@@ -82,15 +84,18 @@ def golden(subject: Subject, case: Case) -> None:
 
 def _compare(subject: Subject, got: dict[str, Any]) -> None:
     snapshot = subject.settings["snapshot"]
+    location = Path(snapshot.extension.get_location(test_location=snapshot.test_location, index=snapshot.index))
+    option = snapshot.session.pytest_session.config.option
+    updating = getattr(option, "update_snapshots", False) or getattr(option, "update_new_snapshots_only", False)
+    if not updating and not location.is_file():
+        raise NoSnapshot(f"no golden snapshot yet: {location.name} (create them with --snapshot-update)")
     try:
         assert snapshot == got
     except AssertionError:
         diff = _ANSI.sub("", "\n".join(str(line) for line in snapshot.get_assert_diff()))
-        missing = "does not exist" in diff
         raise Failure(
-            "there is no snapshot for this item yet" if missing else "the outputs differ from the reviewed snapshot",
-            detail=(diff + "\n\n" if not missing else "")
-            + "If the change is intended, accept it with --snapshot-update and commit the __snapshots__ folder.",
+            "the outputs differ from the reviewed snapshot",
+            detail=diff + "\n\nIf the change is intended, accept it with --snapshot-update and commit the __snapshots__ folder.",
         ) from None
 
 
@@ -157,6 +162,7 @@ def _stranger_answers(subject: Subject, message: Any) -> dict[str, Any]:
     why="error texts are part of what an author ships: a changed or emptied message shows up as a reviewed "
     "diff, not in a user's log",
     adr="DESIGN: The plugin (golden outputs)",
+    level="must",
     scope="strategy",
 )
 def golden_non_messages(subject: Subject, case: None) -> None:

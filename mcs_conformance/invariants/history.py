@@ -47,6 +47,7 @@ def _native_with(s: Subject, c: Case | None, key: str) -> bool:
     "result_messages validates against the format's request-side history schema",
     why="the provider rejects a continuation it cannot parse; the turn is lost",
     adr="DESIGN: Core contracts (result_messages)",
+    level="must",
     applies=lambda s, c: own_calls(s, c) and _history_schema(s, s.name) is not None,
 )
 def valid_request(subject: Subject, case: Case) -> None:
@@ -63,6 +64,7 @@ def valid_request(subject: Subject, case: Case) -> None:
     "in one message where the format says so",
     why="a result with a wrong or missing id is rejected by the provider or answers the wrong call",
     adr="DESIGN: Core contracts (result_messages)",
+    level="must",
     applies=lambda s, c: own_calls(s, c) and s.descriptor is not None and "result_ids" in s.descriptor.history,
 )
 def ids_pair(subject: Subject, case: Case) -> None:
@@ -92,6 +94,7 @@ def ids_pair(subject: Subject, case: Case) -> None:
     "thinking signatures and reasoning items of the message are replayed in the assistant turn",
     why="providers reject or degrade a tool turn whose reasoning state was dropped",
     adr="DESIGN: Core contracts (refinements: result_messages receives the message)",
+    level="must",
     applies=lambda s, c: own_unleaked_calls(s, c) and s.descriptor is not None and bool(s.descriptor.history.get("replay")),
 )
 def replayed(subject: Subject, case: Case) -> None:
@@ -109,6 +112,7 @@ def replayed(subject: Subject, case: Case) -> None:
     "a call leaked as text gets a text-style continuation from the backup, not a native one",
     why="the model opened no native call id; a native tool answer would be rejected",
     adr="The text / leak fall-through",
+    level="must",
     applies=lambda s, c: c is not None and c.expect.get("via_backup") is True and c.expect.get("claimed_by") == s.name
     and executable(c),
 )
@@ -134,6 +138,7 @@ def leak_continuation(subject: Subject, case: Case) -> None:
     why="a continuation that replays other arguments, names or text than the model produced rewrites the "
     "conversation the model continues from",
     adr="DESIGN: Core contracts (result_messages)",
+    level="reference",
     applies=lambda s, c: _native_with(s, c, "assistant_turn"),
 )
 def reads_back(subject: Subject, case: Case) -> None:
@@ -166,13 +171,18 @@ _STRANGER = "call_mcs_not_in_this_message"
     why="a driver that mixes up results between turns must hear about it, and which record was wrong; a tool "
     "answer for an id the assistant turn lacks is rejected by the provider and loses the turn",
     adr="DESIGN: Core contracts (result_messages)",
+    level="should",
     applies=lambda s, c: _native_with(s, c, "result_ids") or (s.is_text and own_unleaked_calls(s, c)),
 )
 def stranger_refused(subject: Subject, case: Case) -> None:
     calls, _ = _continuation(subject, case)
     records = records_for(calls)
     paired = subject.descriptor is not None and "result_ids" in subject.descriptor.history
-    for extra in stranger_records(records[0].call):
+    # the strangers are made from the case's first executable call, so the check runs even
+    # when the strategy extracted fewer calls than the case holds (EXTRACT-001 reports that)
+    first = next(c for c in case.expect["calls"] if not c.get("error"))
+    model = ToolCall(name=first["name"], arguments=first.get("arguments") or {}, id=first.get("id"))
+    for extra in stranger_records(records[0].call if records else model):
         # without id paths, only a refusal can be checked: the id-less stranger (other
         # arguments) answers no call of the text whatever the format's ids
         if paired or extra.call.id is None:

@@ -12,6 +12,7 @@ from .base import Failure, Subject, check
     "forming_name over the stream's prefixes grows as a prefix and ends equal to the first call's name",
     why="display hold shows the forming call's name; a name that jumps or shrinks misleads the user",
     adr="Decision: Responsibilities (forming_name)",
+    level="must",
     applies=lambda s, c: s.own_stream(c) and c.raises is None,
 )
 def grows(subject: Subject, case: Case) -> None:

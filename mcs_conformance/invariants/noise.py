@@ -20,6 +20,7 @@ def _done_index(subject: Subject, case: Case) -> int | None:
     "each noise chunk of the format, inserted at each place it may appear, changes nothing",
     why="pings between deltas and a usage chunk after the end crashed real parsers",
     adr="Decision: accumulate",
+    level="must",
     applies=lambda s, c: s.own_stream(c) and s.descriptor is not None and bool(s.descriptor.noise),
 )
 def each_noise(subject: Subject, case: Case) -> None:
@@ -39,6 +40,7 @@ def each_noise(subject: Subject, case: Case) -> None:
     "random noise insertions (shrunk on failure) change nothing",
     why="noise arrives in bursts and combinations",
     adr="Decision: accumulate",
+    level="must",
     applies=lambda s, c: s.own_stream(c) and s.descriptor is not None and bool(s.descriptor.noise),
     hypothesis=True,
 )

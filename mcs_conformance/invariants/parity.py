@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..corpus import Case
-from .base import Failure, Subject, check, feed_all, native_view
+from .base import Subject, check, expect_part, feed_case, native_view
 
 
 @check(
@@ -11,13 +11,10 @@ from .base import Failure, Subject, check, feed_all, native_view
     "as_dict() after the whole stream equals the stream=false message (top-level mcs_* annotations aside)",
     why="the buffer is honest: it holds what the provider would have returned for stream=false",
     adr="Decision; Consequences (the buffer is honest)",
+    level="must",
     applies=lambda s, c: s.own_stream(c) and "message" in c.expect and c.raises is None,
 )
 def parity(subject: Subject, case: Case) -> None:
-    buf, _ = feed_all(subject, case.chunks)
-    got = native_view(buf.as_dict())
-    if got != native_view(case.expect["message"]):
-        raise Failure(
-            "as_dict() differs from the stream=false message", expected=case.expect["message"], actual=got,
-            chunks=case.chunks,
-        )
+    buf, _ = feed_case(subject, case)
+    expect_part(case, "message", native_view(buf.as_dict()), "as_dict() differs from the stream=false message",
+                view=native_view, chunks=case.chunks)

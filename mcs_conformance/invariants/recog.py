@@ -28,6 +28,7 @@ def _mine_to_refuse(subject: Subject, fmt: str | None) -> bool:
     "recognizes never raises and returns a bool on arbitrary JSON values",
     why="the chain asks every strategy about every shape; one that raises breaks resolution for all",
     adr="Decision: Responsibilities (recognizes)",
+    level="must",
     scope="strategy",
     hypothesis=True,
 )
@@ -48,6 +49,7 @@ def never_raises(subject: Subject, case: None) -> None:
     "claims the first chunk of every stream of its format",
     why="the buffer resolves the wire strategy on the first chunk",
     adr="Decision: Responsibilities (LLMStreamBuffer)",
+    level="must",
     applies=lambda s, c: s.own_stream(c) and bool(c.chunks),
 )
 def claims_own_chunk(subject: Subject, case: Case) -> None:
@@ -61,6 +63,7 @@ def claims_own_chunk(subject: Subject, case: Case) -> None:
     "claims every assembled message its cases say it claims",
     why="the driver resolves extraction on the assembled message (the second axis)",
     adr="Two resolve axes",
+    level="must",
     applies=lambda s, c: c is not None and c.expect.get("claimed_by") == s.name and c.final_message is not None,
 )
 def claims_own_message(subject: Subject, case: Case) -> None:
@@ -74,6 +77,7 @@ def claims_own_message(subject: Subject, case: Case) -> None:
     "refuses another format's stream up front",
     why="a text strategy claiming an envelope, or two natives claiming one shape, breaks 'native wins'",
     adr="The chain reorders on match",
+    level="must",
     applies=lambda s, c: c is not None
     and (
         (c.is_stream and bool(c.chunks) and _mine_to_refuse(s, c.format))

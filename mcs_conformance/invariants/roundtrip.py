@@ -46,6 +46,7 @@ def _scenario(draw: st.DrawFn, subject: Subject) -> tuple[list, str, list[str]]:
     "(their ids too, where the rendering shows them)",
     why="a codec that cannot read its own output loses calls with unicode, nesting or empty arguments",
     adr="Two groups of strategies (text)",
+    level="should",
     scope="strategy",
     applies=_renders,
     hypothesis=True,

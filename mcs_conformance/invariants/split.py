@@ -6,7 +6,7 @@ from typing import Any
 
 from ..corpus import Case
 from ..generators import char_split, merged, rechunked
-from .base import Failure, Subject, check, given_run, outcome
+from .base import Failure, Subject, check, given_run, outcome, same
 
 
 def _has_descriptor(s: Subject, c: Case | None) -> bool:
@@ -15,7 +15,7 @@ def _has_descriptor(s: Subject, c: Case | None) -> bool:
 
 def same_outcome(subject: Subject, case: Case, chunks: list[Any], how: str) -> None:
     want, got = outcome(subject, case.chunks), outcome(subject, chunks)
-    if got != want:
+    if not same(got, want):
         raise Failure(
             f"re-chunking ({how}) changed the result", expected=want, actual=got, chunks=chunks,
         )
@@ -26,6 +26,7 @@ def same_outcome(subject: Subject, case: Case, chunks: list[Any], how: str) -> N
     "every delta split at every character gives the same result",
     why="providers and proxies cut deltas anywhere: inside escapes, multi-byte characters, tags",
     adr="Decision: accumulate",
+    level="must",
     applies=_has_descriptor,
 )
 def char_level(subject: Subject, case: Case) -> None:
@@ -37,6 +38,7 @@ def char_level(subject: Subject, case: Case) -> None:
     "neighbouring deltas merged into one chunk give the same result",
     why="gateways coalesce chunks; a whole call can arrive in one delta",
     adr="Decision: accumulate",
+    level="must",
     applies=_has_descriptor,
 )
 def merged_neighbours(subject: Subject, case: Case) -> None:
@@ -48,6 +50,7 @@ def merged_neighbours(subject: Subject, case: Case) -> None:
     "random re-chunkings (splits and merges, shrunk on failure) give the same result",
     why="the combinations of cut points a fixed test never tries",
     adr="Decision: accumulate",
+    level="must",
     applies=_has_descriptor,
     hypothesis=True,
 )

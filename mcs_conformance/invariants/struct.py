@@ -5,18 +5,12 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ..protocol import ToolCall
+from ..protocol import ExtractionStrategy, ToolCall, protocol_members
 from .base import Failure, Subject, attempt, check, own_unleaked_calls, records_for
 
-_METHODS = {
-    "recognizes": 1,
-    "accumulate": 2,
-    "is_done": 1,
-    "extract": 1,
-    "content_text": 1,
-    "forming_name": 1,
-    "result_messages": 2,
-}
+# each protocol method and how many arguments it takes, read from the protocol itself
+_METHODS = {member: len(inspect.signature(getattr(ExtractionStrategy, member)).parameters) - 1
+            for member in protocol_members() if callable(getattr(ExtractionStrategy, member, None))}
 
 
 @check(
@@ -24,6 +18,7 @@ _METHODS = {
     "has every protocol member: name, leaks_into_text and the seven methods with their arities",
     why="the chain, buffer and driver call these members on every strategy",
     adr="Decision: Responsibilities",
+    level="must",
     scope="strategy",
 )
 def members(subject: Subject, case: None) -> None:
@@ -54,6 +49,7 @@ def members(subject: Subject, case: None) -> None:
     "returns the protocol's types on its own cases: bool, str, str|None, list[ToolCall]",
     why="a wrong type surfaces far away, in the driver, as a crash or a silent wrong answer",
     adr="Decision: Responsibilities",
+    level="must",
     applies=lambda s, c: c is not None and (c.format == s.name or c.expect.get("extracted_by") == s.name)
     and c.final_message is not None,
 )
@@ -62,8 +58,17 @@ def return_types(subject: Subject, case) -> None:
     if case.expect.get("via_backup") and case.expect.get("extracted_by") == s.name:
         return  # the strategy reads the leaked text, not this message (EXTRACT-001 covers it)
     problems = []
-    calls = s.extract(message)
-    if not isinstance(calls, list):
+    # a message the strategy does not claim may be refused with a ValueError (docs/authoring.md)
+    refusable = case.expect.get("claimed_by") != s.name
+    calls = attempt(lambda: s.extract(message))
+    text = attempt(lambda: s.content_text(message))
+    name = attempt(lambda: s.forming_name(message))
+    for got in (calls, text, name):
+        if isinstance(got, BaseException) and not (refusable and isinstance(got, ValueError)):
+            raise got
+    if isinstance(calls, ValueError):
+        pass  # refused, as it may be
+    elif not isinstance(calls, list):
         problems.append(f"extract returned {type(calls).__name__}, not list")
     else:
         for i, c in enumerate(calls):
@@ -73,11 +78,9 @@ def return_types(subject: Subject, case) -> None:
                 problems.append(f"extract()[{i}]: name must be str and arguments dict, got {c.name!r}, {c.arguments!r}")
             elif c.id is not None and not isinstance(c.id, str):
                 problems.append(f"extract()[{i}].id must be str or None, got {c.id!r}")
-    text = s.content_text(message)
-    if not isinstance(text, str):
+    if not isinstance(text, (str, ValueError)):
         problems.append(f"content_text returned {type(text).__name__}, not str")
-    name = s.forming_name(message)
-    if name is not None and not isinstance(name, str):
+    if name is not None and not isinstance(name, (str, ValueError)):
         problems.append(f"forming_name returned {type(name).__name__}, not str or None")
     for i, chunk in enumerate(case.chunks or []):
         done = s.is_done(chunk)
@@ -125,6 +128,7 @@ _RETURNS = {
     why="a driver reads as_dict() before the first chunk (None) and may hand over the wrong object; it must "
     "get an answer or a clear error, never a crash from deep inside the strategy",
     adr="Decision: Responsibilities",
+    level="should",
     scope="strategy",
 )
 def non_messages(subject: Subject, case: None) -> None:
@@ -170,6 +174,7 @@ def non_record_answers(subject: Subject, message: Any) -> dict[str, object]:
     why="a driver that passes its own result dicts must hear so at once, not meet an AttributeError from deep "
     "inside the strategy or a continuation that drops the result",
     adr="DESIGN: Core contracts (result_messages)",
+    level="reference",
     scope="strategy",
     applies=lambda s, c: answered_message(s) is not None,
 )

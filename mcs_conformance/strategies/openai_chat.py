@@ -20,16 +20,14 @@ Tool-call fragments are keyed robustly, because OpenAI-compatible servers differ
 * a name repeated whole on every fragment is kept once; names and ids may arrive after
   the arguments; the arguments in the fragment that opens a call are kept.
 
-Nothing executes from an unfinished stream. A chat message has no status of its own (the
-``finish_reason`` sits on the choice), so while choice 0 has tool calls and no
-``finish_reason`` yet, the live message carries one extra key, ``mcs_incomplete`` (a
-reason string), and ``extract`` marks every call with that reason as its ``error``. The
-finish removes the key, except a ``length`` or ``content_filter`` finish, which cut the
-output: the key then stays, so a call cut short (``arguments: ""`` looks like a call
-without arguments) is never run. This is the one place a final message differs from the
-SDK's, and only for such cut streams with tool calls (for them the SDK's own
-``get_final_completion`` refuses to parse when given tools). ``"[DONE]"`` does not settle
-a stream that never sent a ``finish_reason``.
+The message is the SDK's, with no key of this library's: nothing in a chat message says
+that its stream has not finished (``finish_reason`` sits on the choice), so that fact is
+the buffer's ``done``, and the extraction axis (``extract_calls(..., done=buf.done)``)
+marks every call of an unfinished stream. The completion signal is the chunk whose choice
+0 carries a ``finish_reason`` other than ``length`` or ``content_filter``: those report an
+output cut short (the SDK's ``get_final_completion`` refuses to build a completion from
+them when it has tools to parse), so a stream they end is not done and none of its calls
+runs. ``"[DONE]"`` settles nothing.
 
 Decisions beyond the wire (where the SDK would differ):
 
@@ -66,8 +64,6 @@ _DONE = "[DONE]"
 _TEXT_KEYS = ("role", "content", "refusal")
 _REPLACED_KEYS = ("index", "type")  # set, never concatenated (as the SDK does)
 _CUT = frozenset({"length", "content_filter"})
-_PENDING = "mcs_incomplete"  # on the live message while its calls may still change
-_UNFINISHED = "the stream has not finished: the calls may still change"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -92,7 +88,7 @@ class OpenAIChatStrategy:
         """Fold choice 0's delta into the message; return its ``content`` text."""
         if "calls" not in acc.state:
             acc.root = {}
-            acc.state.update(calls=[], by_index={}, by_id={}, last=None, finish=None)
+            acc.state.update(calls=[], by_index={}, by_id={}, last=None)
         if isinstance(chunk, str) and chunk.strip() == _DONE:
             return ""
         if not isinstance(chunk, dict):
@@ -100,7 +96,7 @@ class OpenAIChatStrategy:
         if chunk.get("error"):
             raise StreamError(f"{_NAME}: the provider reported an error in the stream: "
                               f"{_error_text(chunk['error'])}", payload=chunk)
-        work, finish = _choice0(chunk)
+        work = _choice0(chunk)
         out: list[str] = []
         if work:
             message = acc.root
@@ -117,14 +113,11 @@ class OpenAIChatStrategy:
                         _merge(acc, message, key, value)
                         if key == "content" and value:
                             out.append(value)
-        if finish is not None and acc.state["finish"] is None:
-            acc.state["finish"] = finish
-            if acc.state["calls"]:
-                _settle(acc.root, finish)
         return "".join(out)
 
     def is_done(self, chunk: object) -> bool:
-        """True on the chunk whose choice 0 carries a finish_reason (any value)."""
+        """True on the chunk whose choice 0 carries a finish_reason that does not report a cut
+        output (``length``, ``content_filter``)."""
         try:
             chunk = to_wire(chunk)
             choices = chunk.get("choices") if isinstance(chunk, dict) else None
@@ -136,8 +129,9 @@ class OpenAIChatStrategy:
                 index = choice.get("index")
                 if index is not None and type(index) is not int:
                     index = _as_index(index, "choices[].index")  # unreadable: raises, not done
-                if (index is None or index == 0) and choice.get("finish_reason") is not None:
-                    return True
+                finish = choice.get("finish_reason")
+                if (index is None or index == 0) and finish is not None:
+                    return finish not in _CUT
             return False
         except Exception:
             return False
@@ -151,13 +145,7 @@ class OpenAIChatStrategy:
             return []
         if not isinstance(entries, list):
             return [ToolCall(name="", error=f"tool_calls is {type(entries).__name__}, not a list")]
-        found = [_to_call(n, entry) for n, entry in enumerate(entries)]
-        pending = message.get(_PENDING)
-        if pending:
-            reason = pending if isinstance(pending, str) else _UNFINISHED
-            found = [ToolCall(name=c.name, id=c.id, raw_arguments=c.raw_arguments, error=c.error or reason)
-                     for c in found]
-        return found
+        return [_to_call(n, entry) for n, entry in enumerate(entries)]
 
     def content_text(self, message: object) -> str:
         """The message's ``content`` text ("" when it is null or absent)."""
@@ -296,15 +284,14 @@ def _wrong(value: Any, where: str, what: str) -> MalformedChunk:
 
 # The checks below are written out rather than looped through helpers: they run on every
 # chunk, and the location of a bad field is formatted only when the error is raised.
-def _choice0(chunk: dict) -> tuple[list[tuple[dict, list]], str | None]:
-    """Choice 0's non-empty deltas, validated, each with its prepared tool-call fragments;
-    and choice 0's finish_reason."""
+def _choice0(chunk: dict) -> list[tuple[dict, list]]:
+    """Choice 0's non-empty deltas, validated, each with its prepared tool-call fragments."""
     choices = chunk.get("choices")
     if choices is None:
-        return [], None
+        return []
     if not isinstance(choices, list):
         raise _wrong(choices, "choices", "a list")
-    out, finish = [], None
+    out = []
     for i, choice in enumerate(choices):
         if not isinstance(choice, dict):
             raise MalformedChunk(f"{_NAME}: choices[{i}] is {describe(choice)}, not an object")
@@ -322,8 +309,7 @@ def _choice0(chunk: dict) -> tuple[list[tuple[dict, list]], str | None]:
             raise _wrong(reason, f"choices[{i}].finish_reason", "a string or null")
         if delta:
             out.append((delta, _fragments(delta, "choices[0].delta" if i == 0 else f"choices[{i}].delta")))
-        finish = finish or reason
-    return out, finish
+    return out
 
 
 def _fragments(delta: dict, where: str) -> list[tuple[int | None, str | None, dict]]:
@@ -424,16 +410,6 @@ def _fold_tool_calls(acc: Accumulator, message: dict, value: Any, fragments: lis
         call = _route(state, entries, index, call_id)
         state["last"] = call
         _fold_fragment(acc, state, call, call_id, fragment)
-    if entries and state["finish"] is None:
-        message.setdefault(_PENDING, _UNFINISHED)
-
-
-def _settle(message: dict, finish: str) -> None:
-    """Choice 0 finished: its calls are complete, unless the output was cut."""
-    if finish in _CUT:
-        message[_PENDING] = f"finish_reason {finish!r}: the output was cut, so the calls may be incomplete"
-    else:
-        message.pop(_PENDING, None)
 
 
 def _route(state: dict, entries: list, index: int | None, call_id: str | None) -> dict:

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcs_conformance import LLMStreamBuffer, MalformedChunk, StreamError, ToolCall, ToolCallRecord
+from mcs_conformance import LLMStreamBuffer, MalformedChunk, StreamError, ToolCall, ToolCallRecord, extract_calls
+from mcs_conformance.strategies import default_backup, default_chain
 from mcs_conformance.oracles.openai_chat import final_message
 from mcs_conformance.strategies.openai_chat import OpenAIChatStrategy
 from tests.realdata import files, payloads
@@ -91,14 +92,14 @@ def test_parity_with_sdk_accumulator(rel):
     buf = run(stream)
     assert buf.as_dict() == expected
     assert buf.display_text == S.content_text(buf.as_dict())
-    assert buf.done is True
+    assert buf.done is (rel != LENGTH)  # a length finish reports a cut output: not done
 
     models = [p if isinstance(p, str) else construct_type(type_=ChatCompletionChunk, value=p) for p in stream]
     sdk_buf = LLMStreamBuffer([OpenAIChatStrategy()])
     for m in models:
         sdk_buf.feed(m)
     assert sdk_buf.as_dict() == expected
-    assert sdk_buf.done is True
+    assert sdk_buf.done is buf.done
 
 
 def test_n3_recording_keeps_only_choice_0():
@@ -137,23 +138,26 @@ def test_groq_one_chunk_call():
     assert S.extract(message) == [call("weather", {}, "tk85n1k4m", "{}")]
 
 
-def test_finish_length_is_done_with_recorded_content():
+def test_finish_length_is_not_done_and_keeps_the_recorded_content():
     buf = run(payloads(LENGTH))
-    assert buf.done
+    assert not buf.done  # the SDK's get_final_completion refuses a length finish too
     assert buf.as_dict()["content"] == '{"'
     assert not S.recognizes(buf.as_dict())  # content-only: the text strategy's
     assert S.extract(buf.as_dict()) == []
 
 
 def test_every_prefix_of_the_parallel_stream_is_safe():
+    """Through the extraction axis, as a driver reads a live message: before the completion
+    signal nothing is executable; after it, exactly the final calls."""
     stream = payloads(PARALLEL)
+    chain = default_chain()
     final = S.extract(run(stream).as_dict())
     names = []
     for cut in range(1, len(stream) + 1):
-        prefix = run(stream[:cut]).as_dict()
-        got = S.extract(prefix)
-        for n, c in enumerate(got):
-            assert not c.executable or c == final[n]
+        buf = run(stream[:cut])
+        prefix = buf.as_dict()
+        got = extract_calls(prefix, chain, default_backup(chain), done=buf.done).calls
+        assert all(not c.executable for c in got) if not buf.done else list(got) == final
         names.append(S.forming_name(prefix))
     seen = [n for n in names if n is not None]
     assert all(b.startswith(a) for a, b in zip(seen, seen[1:]))
@@ -360,19 +364,26 @@ def test_row20_surrogate_pair_split_between_chunks():
 
 
 def test_row19_truncated_stream_never_yields_an_executable_call():
+    """The message reads as the SDK reads it (arguments "" are a call without arguments);
+    the stream is not done, so the extraction axis marks the call."""
     stream = [START, calls(frag(0, "a", "f", "", "function")), "[DONE]"]
     buf = run(stream)
     assert not buf.done
-    (got,) = S.extract(buf.as_dict())
+    (read,) = S.extract(buf.as_dict())
+    assert read.executable and read.arguments == {}
+    chain = default_chain()
+    (got,) = extract_calls(buf.as_dict(), chain, default_backup(chain), done=buf.done).calls
     assert got.name == "f" and got.id == "a" and got.error and not got.executable
 
 
-def test_row19_length_finish_leaves_the_calls_unexecutable():
-    stream = [START, calls(frag(0, "a", "f", "", "function")), chunk({}, finish="length")]
+@pytest.mark.parametrize("finish", ["length", "content_filter"])
+def test_row19_a_cut_finish_is_not_done_so_no_call_runs(finish):
+    stream = [START, calls(frag(0, "a", "f", "", "function")), chunk({}, finish=finish)]
     buf = run(stream)
-    assert buf.done
-    (got,) = S.extract(buf.as_dict())
-    assert "length" in got.error and not got.executable
+    assert not buf.done and not S.is_done(stream[-1])
+    chain = default_chain()
+    (got,) = extract_calls(buf.as_dict(), chain, default_backup(chain), done=buf.done).calls
+    assert "has not finished" in got.error and not got.executable
 
 
 # -- extraction and the false-positive guard ------------------------------------------------------

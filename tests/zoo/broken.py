@@ -49,14 +49,14 @@ class _ChatSteps(OpenAIChatStrategy):
         """The reference ``accumulate``, calling the step methods below."""
         if "calls" not in acc.state:
             acc.root = {}
-            acc.state.update(calls=[], by_index={}, by_id={}, last=None, finish=None)
+            acc.state.update(calls=[], by_index={}, by_id={}, last=None)
         if isinstance(chunk, str) and chunk.strip() == "[DONE]":
             return ""
         if not isinstance(chunk, dict):
             raise MalformedChunk(f"{self.name}: a chunk must be a JSON object or \"[DONE]\", got {describe(chunk)}")
         if chunk.get("error"):
             raise StreamError(f"{self.name}: the provider reported an error in the stream", payload=chunk)
-        work, finish = self._choices(chunk)
+        work = self._choices(chunk)
         out: list[str] = []
         if work:
             message = acc.root
@@ -73,20 +73,13 @@ class _ChatSteps(OpenAIChatStrategy):
                         self._fold_field(acc, message, key, value)
                         if key in self.shown_keys and value:
                             out.append(value)
-        if finish is not None and acc.state["finish"] is None:
-            acc.state["finish"] = finish
-            if acc.state["calls"]:
-                self._settle(acc.root, finish)
         return "".join(out)
 
-    def _choices(self, chunk: dict) -> tuple[list[tuple[dict, list]], str | None]:
+    def _choices(self, chunk: dict) -> list[tuple[dict, list]]:
         return chat_ref._choice0(chunk)
 
     def _fold_field(self, acc: Accumulator, message: dict, key: str, value: Any) -> None:
         chat_ref._merge(acc, message, key, value)
-
-    def _settle(self, message: dict, finish: str) -> None:
-        chat_ref._settle(message, finish)
 
     def _fold_tool_calls(self, acc: Accumulator, message: dict, value: Any, fragments: list) -> None:
         if value is None:
@@ -100,8 +93,6 @@ class _ChatSteps(OpenAIChatStrategy):
             call = self._route(state, entries, index, call_id, fragment)
             state["last"] = call
             self._fold_fragment(acc, state, call, call_id, fragment)
-        if entries and state["finish"] is None:
-            message.setdefault(chat_ref._PENDING, chat_ref._UNFINISHED)
 
     def _route(self, state: dict, entries: list, index: int | None, call_id: str | None, fragment: dict) -> dict:
         return chat_ref._route(state, entries, index, call_id)
@@ -285,37 +276,36 @@ class ChatReadsFirstChoice(_ChatSteps):
     def _choices(self, chunk):
         choice = chunk["choices"][0]
         delta = choice.get("delta") or {}
-        work = [(delta, chat_ref._fragments(delta, "choices[0].delta"))] if delta else []
-        return work, choice.get("finish_reason")
+        return [(delta, chat_ref._fragments(delta, "choices[0].delta"))] if delta else []
 
 
 class ChatSettlesOnlyOnToolCalls(_ChatSteps):
-    """Calls count as finished only when ``finish_reason`` is ``"tool_calls"``; with any other
-    reason (``"stop"``, as several servers send) they stay unfinished and never execute.
+    """A stream that sent tool calls counts as finished only on ``finish_reason:
+    "tool_calls"``; with any other reason (``"stop"``, as several servers send) it never
+    completes, so its calls never execute.
 
     BUG-CLASSES 15 (only ``"tool_calls"`` trusted): BerriAI/litellm#12862; vllm PR#9209.
     """
 
-    def _settle(self, message, finish):
-        if finish == "tool_calls":
-            message.pop(chat_ref._PENDING, None)
-        else:
-            message[chat_ref._PENDING] = f"finish_reason {finish!r} is not 'tool_calls'"
+    def is_done(self, chunk):
+        choices = chunk.get("choices") if isinstance(chunk, dict) else None
+        finish = choices[0].get("finish_reason") if choices and isinstance(choices[0], dict) else None
+        return finish == "tool_calls" or (super().is_done(chunk) and finish != "stop")
 
 
 class ChatParsesPartialArguments(OpenAIChatStrategy):
-    """While the stream runs, calls are read with a partial JSON parse instead of being
-    marked unfinished, so a valid-JSON prefix of the arguments comes back executable.
+    """Arguments that do not parse are read with a partial JSON parse, so cut arguments
+    (``{"city": "Par``) come back healed into an executable call.
 
     BUG-CLASSES 19 (premature or lenient finalization): vercel/ai PR#13137.
     """
 
     def extract(self, message):
-        if not isinstance(message, dict) or not message.get(chat_ref._PENDING):
-            return super().extract(message)
-        settled = {k: v for k, v in message.items() if k != chat_ref._PENDING}
         out = []
-        for call in super().extract(settled):
+        for call in super().extract(message):
+            if call.error is None:
+                out.append(call)
+                continue
             raw = call.raw_arguments or ""
             try:
                 arguments = jiter.from_json(raw.encode(), partial_mode="trailing-strings") if raw.strip() else {}
@@ -426,7 +416,8 @@ class ChatRunsEachCallOnce(OpenAIChatStrategy):
 
 class ChatWithoutFormingName:
     """A strategy written before ``forming_name`` joined the protocol: it delegates the other
-    members to the reference and has no ``forming_name``. Breaks STRUCT-001."""
+    members to the reference and has no ``forming_name``. The plugin refuses it up front
+    with one usage error naming the missing member (tests/test_plugin.py)."""
 
     name = "openai-chat"
     leaks_into_text = False
@@ -457,6 +448,14 @@ class ChatWithoutFormingName:
     def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
         """Delegated."""
         return self._inner.result_messages(message, records)
+
+
+class ChatFormingNameTakesNoMessage(ChatWithoutFormingName):
+    """``forming_name`` reads the strategy's own last message instead of taking one, so the
+    driver's ``forming_name(message)`` cannot call it. Breaks STRUCT-001."""
+
+    def forming_name(self) -> str | None:
+        return None
 
 
 class ChatDoneIsFinishReason(OpenAIChatStrategy):
@@ -593,14 +592,12 @@ class ChatMergesEveryChoice(_ChatSteps):
     n > 1 the choices' texts are interleaved. Breaks NOISE (openai/openai-python PR#3709)."""
 
     def _choices(self, chunk):
-        work, finish = [], None
+        work = []
         for choice in chunk.get("choices") or ():
             delta = choice.get("delta") or {}
             if delta:
                 work.append((delta, chat_ref._fragments(delta, "delta")))
-            if choice.get("index", 0) == 0:
-                finish = finish or choice.get("finish_reason")
-        return work, finish
+        return work
 
 
 # ============================================================================ Anthropic

@@ -1,0 +1,78 @@
+"""The ``[tool.mcs-conformance]`` table of the project's pyproject.toml.
+
+Everything a run can be told on the command line that belongs to the project rather than
+to one run lives here too, so CI and a developer's shell run the same suite::
+
+    [tool.mcs-conformance]
+    corpus = ["tests/mcs-corpus"]               # author corpus folders, relative to this file
+    gate = "should"                             # must | should | reference
+    snapshot-dir = "tests/mcs-conformance/hermes"
+    expect-fail = [{ id = "...", case = "...", reason = "..." }]
+
+Command-line options win over the table; corpus folders from both are loaded. The suite
+still runs only with ``--mcs-strategy`` (or ``mcs-conformance check``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["GATES", "ProjectSettings", "SettingsError", "load_settings"]
+
+GATES = ("must", "should", "reference")
+_KEYS = {"corpus", "gate", "snapshot-dir", "expect-fail"}
+
+
+class SettingsError(ValueError):
+    """The table is malformed; the message names the key and what it must be."""
+
+
+@dataclass(frozen=True)
+class ProjectSettings:
+    source: str = ""
+    corpus: tuple[Path, ...] = ()
+    gate: str | None = None
+    snapshot_dir: Path | None = None
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+def load_settings(pyproject: Path) -> ProjectSettings:
+    """The table's settings, with paths resolved against the pyproject's folder (empty when
+    there is no pyproject.toml or no table)."""
+    if not pyproject.is_file():
+        return ProjectSettings()
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"{pyproject}: not valid TOML: {exc}") from None
+    table = data.get("tool", {}).get("mcs-conformance")
+    if table is None:
+        return ProjectSettings()
+    where = f"{pyproject} [tool.mcs-conformance]"
+    if not isinstance(table, dict):
+        raise SettingsError(f"{where} must be a table")
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise SettingsError(f"{where} has unknown keys {unknown} (known: {', '.join(sorted(_KEYS))})")
+    base = pyproject.parent
+    corpus = table.get("corpus", [])
+    if isinstance(corpus, str):
+        corpus = [corpus]
+    if not isinstance(corpus, list) or not all(isinstance(c, str) and c for c in corpus):
+        raise SettingsError(f"{where}: corpus must be a folder or a list of folders")
+    gate = table.get("gate")
+    if gate is not None and gate not in GATES:
+        raise SettingsError(f"{where}: gate must be one of {', '.join(GATES)}, got {gate!r}")
+    snapshots = table.get("snapshot-dir")
+    if snapshots is not None and (not isinstance(snapshots, str) or not snapshots):
+        raise SettingsError(f"{where}: snapshot-dir must be a folder")
+    return ProjectSettings(
+        source=where,
+        corpus=tuple(base / c for c in corpus),
+        gate=gate,
+        snapshot_dir=base / snapshots if snapshots else None,
+        raw=table,
+    )
