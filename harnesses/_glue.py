@@ -13,7 +13,11 @@ accumulates or parses a stream; that is each library's job.
   ``prompt_filter_results``. A message is an assistant message with a ``tool_calls`` key and
   none of the envelope keys of chunks and other formats.
 * ``chat_is_done``: choice 0 (a choice without index, or whose index reads as 0: ``"0"``,
-  ``0.0``) carries a ``finish_reason``.
+  ``0.0``) carries a ``finish_reason`` that does not report a cut output (``length``,
+  ``content_filter``): the completion signal as docs/spec.md states it. None of the
+  libraries offers an ``is_done``; whether a stream finished is then the buffer's ``done``,
+  which the suite's extraction axis reads (the adapters write no key of their own into the
+  message for it).
 * ``choice0_deltas``: the ``delta`` objects of choice 0 in a chunk, for the display text.
 * ``raise_on_error_chunk``: a chunk with a truthy ``error`` member is a provider error; the
   openai SDK's ``Stream`` raises ``APIError`` for it before any accumulator sees it
@@ -103,9 +107,13 @@ def _choice0(chunk: Any) -> list[dict]:
     return [c for c in choices if isinstance(c, dict) and _is_choice0(c.get("index"))]
 
 
+_CUT = ("length", "content_filter")
+
+
 def chat_is_done(chunk: Any) -> bool:
     try:
-        return any(c.get("finish_reason") is not None for c in _choice0(chunk))
+        return any(c.get("finish_reason") is not None and c.get("finish_reason") not in _CUT
+                   for c in _choice0(chunk))
     except Exception:
         return False
 
@@ -192,18 +200,21 @@ def chat_calls(message: Any, who: str) -> list[ToolCall]:
     """The ``tool_calls`` entries of a message dict, arguments read by ``parse_arguments``.
 
     For libraries whose message type leaves the arguments a string: a call without a
-    function name is a call with ``error``; a message marked ``mcs_incomplete`` gives every
-    call that reason as its ``error``.
+    function name is a call with ``error``; ``tool_calls`` that is no list gives one call
+    with ``error`` (it cannot be read, and must not pass for "no call").
     """
     if not isinstance(message, dict):
         raise ValueError(f"{who}.extract: expects an assistant message dict, got {type(message).__name__}")
     entries = message.get("tool_calls")
-    pending = message.get("mcs_incomplete")
+    if entries is not None and not isinstance(entries, list):
+        return [ToolCall(name="", error=f"tool_calls is {type(entries).__name__}, not a list")]
     out = []
-    for n, entry in enumerate(entries if isinstance(entries, list) else ()):
+    for n, entry in enumerate(entries or ()):
         function = entry.get("function") if isinstance(entry, dict) else None
         if not isinstance(function, dict):
-            out.append(ToolCall(name="", error=f"tool_calls[{n}] has no function object"))
+            call_id = entry.get("id") if isinstance(entry, dict) else None
+            out.append(ToolCall(name="", id=call_id if isinstance(call_id, str) and call_id else None,
+                                error=f"tool_calls[{n}] has no function object"))
             continue
         name, raw = function.get("name"), function.get("arguments")
         arguments, error = parse_arguments(raw)
@@ -213,8 +224,7 @@ def chat_calls(message: Any, who: str) -> list[ToolCall]:
         out.append(ToolCall(name=name if isinstance(name, str) else "", arguments=arguments,
                             id=call_id if isinstance(call_id, str) else None,
                             raw_arguments=raw if isinstance(raw, str) else None,
-                            error=error or ((pending if isinstance(pending, str) else "the stream has not finished")
-                                            if pending else None)))
+                            error=error))
     return out
 
 

@@ -93,11 +93,12 @@ def _load(harness: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any
 
 
 def bucket(result: dict[str, Any]) -> str:
-    """'passed', 'failed', 'reference' (a difference from the reference's choice) or 'other'."""
+    """'passed', 'failed', 'reference' (a difference from the reference's choice), 'error'
+    (the suite's own code broke: a bug in mcs-conformance, not the library's) or 'other'."""
     level, outcome = result.get("level"), result.get("outcome")
     if outcome == "differs" or (level == "reference" and outcome == "failed"):
         return "reference"
-    if outcome in ("passed", "failed"):
+    if outcome in ("passed", "failed", "error"):
         return outcome
     return "other"
 
@@ -105,7 +106,8 @@ def bucket(result: dict[str, Any]) -> str:
 def _problem(message: str) -> str:
     for line in message.splitlines():
         if line.strip().startswith("problem:"):
-            return line.split("problem:", 1)[1].strip()
+            text = line.split("problem:", 1)[1].strip()
+            return text if len(text) <= 160 else text[:157] + "..."
     first = next((l for l in message.splitlines() if l.strip() and not l.startswith("[gw")), "")
     return first.strip()[:160]
 
@@ -168,7 +170,8 @@ def write() -> int:
         "Each library runs through a thin adapter in [`harnesses/`](../harnesses/) (the library accumulates and "
         "parses; the adapter converts shapes; every glue choice is in the adapter's docstring), in a virtualenv of "
         "its own with the versions pinned in the folder's `requirements.txt`. GOLDEN is not run (a library has no "
-        "reviewed snapshots of its own).",
+        "reviewed snapshots of its own), nor the case `anthropic-messages/syn-surrogate-halves-in-separate-deltas` "
+        "(a failure report on it holds lone surrogates, which stop a pytest-xdist run: a fault of the suite).",
         "",
     ]
     if leveled:
@@ -178,23 +181,40 @@ def write() -> int:
         out += ["The suite's results carry no level yet, so every failure below counts as failing, as the suite's "
                 "default gate does today; the classification column says which of them are the library's bugs, "
                 "which only the reference's choices, and which the adapter's glue.", ""]
+    headline = []
+    for h in harnesses:
+        report, _ = runs[h["id"]]
+        if report is None:
+            continue
+        classes: dict[str, set] = defaultdict(set)
+        for r in report.get("results", []):
+            if bucket(r) == "failed":
+                f = next((f for f in triage if _matches(f, h["id"], r["id"], r["case"])), None)
+                classes[f["class"] if f else "?"].add(f["id"] if f else r["id"])
+        lv = summarize(report)["by_level"]
+        items = ", ".join(f"{n} {k}" for k, n in sorted(lv.items())) or "none"
+        headline.append(f"- `{h['id']}`: failing items {items}; the library's own bugs (a): {len(classes['a'])}, "
+                        f"the reference's choices (b): {len(classes['b'])}, glue (c): {len(classes['c'])}"
+                        + (f", not triaged: {len(classes['?'])} rules" if classes["?"] else ""))
+    out += ["## Headline", "", *headline, ""]
     out += ["## Summary", "",
-            "| implementation | format | versions | invariants without failure | items failed | reference differences |",
-            "|---|---|---|---:|---:|---:|"]
+            "| implementation | format | versions | invariants without failure | items failed | reference differences | suite errors |",
+            "|---|---|---|---:|---:|---:|---:|"]
     sums = {}
     for h in harnesses:
         report, versions = runs[h["id"]]
         ver = ", ".join(f"{p} {versions.get(p, '?')}" for p in h["packages"])
         if report is None:
-            out.append(f"| `{h['id']}`: {h['title']} | {h['format']} | {ver} | not run | | |")
+            out.append(f"| `{h['id']}`: {h['title']} | {h['format']} | {ver} | not run | | | |")
             continue
         s = sums[h["id"]] = summarize(report)
         ok, total = s["invariants"]
         failed = sum(s["by_level"].values())
         levels = ", ".join(f"{k} {v}" for k, v in sorted(s["by_level"].items()) if k != "unleveled") if s["leveled"] else ""
         ref = sum(c["reference"] for c in s["families"].values())
+        errors = sum(c["error"] for c in s["families"].values())
         out.append(f"| `{h['id']}`: {h['title']} | {h['format']} | {ver} | {ok}/{total} | "
-                   f"{failed} of {s['items']}{f' ({levels})' if levels else ''} | {ref} |")
+                   f"{failed} of {s['items']}{f' ({levels})' if levels else ''} | {ref} | {errors} |")
     present = [f for f in FAMILY_ORDER if any(f in s["families"] for s in sums.values())]
     present += sorted({f for s in sums.values() for f in s["families"]} - set(present))
     out += ["", "## By invariant family", "",
@@ -206,14 +226,17 @@ def write() -> int:
         if h["id"] in sums:
             fams = sums[h["id"]]["families"]
             out.append(f"| `{h['id']}` | " + " | ".join(_cell(fams.get(f, Counter()), leveled) for f in present) + " |")
-    out += ["", "## Failures, one line per rule", "",
-            "Class: " + "; ".join(f"**({k})** {v}" for k, v in CLASSES.items()) + ". Every (a) line links a "
+    out += ["", "## Failures, one line per finding", "",
+            "Each line is one behaviour (harnesses/findings.toml), with the rules it fails, their level, and the "
+            "cases. Class: " + "; ".join(f"**({k})** {v}" for k, v in CLASSES.items()) + ". Every (a) line links a "
             "reproduction in [`harnesses/repro/`](../harnesses/repro/) that runs the library alone (no mcs-conformance) "
             "and prints its answer next to the official SDK's or the `stream=false` one.", ""]
     untriaged_total = 0
+    used: set[str] = set()
     for h in harnesses:
         report, _ = runs[h["id"]]
         if report is None:
+            out += [f"### `{h['id']}`", "", "Not run for this report.", ""]
             continue
         failed = [r for r in report.get("results", []) if bucket(r) == "failed"]
         refs = [r for r in report.get("results", []) if bucket(r) == "reference"]
@@ -221,19 +244,22 @@ def write() -> int:
         if not failed and not refs:
             out += ["Nothing fails.", ""]
             continue
-        groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+        groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for r in failed:
             f = next((f for f in triage if _matches(f, h["id"], r["id"], r["case"])), None)
-            groups[(r["id"], f["id"] if f else "")].append(r)
+            groups[f["id"] if f else f"?{r['id']}"].append(r)
         by_id = {f["id"]: f for f in triage}
-        for (check, fid), rs in sorted(groups.items()):
+        order = sorted(groups, key=lambda k: ("abc?".index(by_id[k]["class"]) if k in by_id else 3, k))
+        for key in order:
+            rs = groups[key]
+            rules = sorted({r["id"] for r in rs})
+            levels = sorted({r.get("level") for r in rs} - {None})
             cases = sorted({r["case"] for r in rs})
             shown = ", ".join(f"`{c}`" for c in cases[:3]) + (f" and {len(cases) - 3} more" if len(cases) > 3 else "")
-            level = {r.get("level") for r in rs} - {None}
-            lvl = f" [{'/'.join(sorted(level))}]" if level else ""
-            if fid:
-                f = by_id[fid]
-                line = f"- `{check}`{lvl} on {shown}: {f['what']} **({f['class']})**"
+            rule_text = ", ".join(f"`{x}`" for x in rules) + (f" [{'/'.join(levels)}]" if levels else "")
+            if key in by_id:
+                f = by_id[key]
+                line = f"- **({f['class']})** {f['what']}. Rules {rule_text} on {shown} ({len(rs)} items)"
                 if f.get("repro"):
                     line += f" · repro {_link(f['repro'])}"
                 if f.get("upstream"):
@@ -242,12 +268,29 @@ def write() -> int:
                     line += " · no upstream issue found"
             else:
                 untriaged_total += len(rs)
-                line = f"- `{check}`{lvl} on {shown}: {_problem(rs[0].get('message', ''))} (not triaged yet)"
+                line = (f"- **(not triaged yet)** {rule_text} on {shown} ({len(rs)} items): "
+                        f"{_problem(rs[0].get('message', ''))}")
             out.append(line)
+        used.update(k for k in groups if k in by_id)
         if refs:
             ref_ids = Counter(r["id"] for r in refs)
             out.append("- differs from the reference's choice (not failing): "
                        + ", ".join(f"`{k}` ×{v}" for k, v in sorted(ref_ids.items())))
+        errors = [r for r in report.get("results", []) if bucket(r) == "error"]
+        if errors:
+            out.append("- the suite's own code broke (a bug in mcs-conformance, not counted against the library): "
+                       + ", ".join(f"`{r['id']}[{r['case']}]`" for r in errors[:5])
+                       + (f" and {len(errors) - 5} more" if len(errors) > 5 else ""))
+        out.append("")
+    quiet = [f for f in triage if f["class"] == "a" and f["id"] not in used
+             and any(runs.get(hid, (None,))[0] for hid in f["harnesses"])]
+    if quiet:
+        out += ["## Reproduced, but no verdict of this run shows it", "",
+                "Library behaviour a reproduction shows that no failing item of the run above carries (the adapter's "
+                "glue, or the suite, judges the point elsewhere):", ""]
+        for f in quiet:
+            out.append(f"- `{', '.join(f['harnesses'])}`: {f['what']} · repro {_link(f['repro'])}"
+                       + (" · upstream " + ", ".join(f"<{u}>" for u in f["upstream"]) if f.get("upstream") else ""))
         out.append("")
     out += ["## Reproduce", "",
             "```", "bash scripts/implementations.sh                 # every harness (a virtualenv each), then this file",

@@ -24,19 +24,18 @@ Glue choices (everything the adapter decides itself):
   delta carried are left out (``_glue.wire_keys_only``). The message carries
   ``mcs_langchain: "AIMessageChunk"`` (a top-level ``mcs_*`` annotation, which PARITY leaves
   aside) so that ``extract`` reads it as a streaming LangChain user does.
-* Unfinished streams: while the summed chunk's ``response_metadata`` has no
-  ``finish_reason`` (LangChain's own record of the stream's end), a message with tool calls
-  carries ``mcs_incomplete`` and ``extract`` gives its calls that error. A ``length`` or
-  ``content_filter`` finish is a finish to LangChain: its calls are judged as LangChain
-  returns them.
+* Unfinished streams: ``is_done`` (``_glue.chat_is_done``) reads the wire's completion
+  signal; the buffer's ``done`` tells the suite's extraction axis. ``extract`` itself returns
+  the calls as LangChain reads them (a ``length`` finish is a finish to LangChain).
 * ``extract``: a message marked ``mcs_langchain`` is read as the streaming user reads the
   summed chunk: each ``tool_calls`` entry becomes a langchain-core ``tool_call_chunk`` of its
   own ``AIMessageChunk`` (one per entry, so the order of valid and invalid calls is kept)
   and is read from that chunk's ``tool_calls`` (executable) or ``invalid_tool_calls`` (a
   call with ``error``; a call without a name is given an ``error`` too: it can never run).
   Any other message (a provider's ``stream=false`` answer) is read as
-  ``ChatOpenAI.invoke`` reads one: langchain-openai's ``_convert_dict_to_message`` (``role``
-  taken as ``"assistant"`` when absent).
+  ``ChatOpenAI.invoke`` reads one: the openai SDK's ``ChatCompletionMessage`` dumped with
+  ``model_dump()`` (as ``_create_chat_result`` receives it), then langchain-openai's
+  ``_convert_dict_to_message`` (``role`` taken as ``"assistant"`` when absent).
 * ``content_text``: the message's ``content`` string ("" otherwise). ``forming_name``: the
   first ``tool_calls`` entry's name. Display text: the content LangChain's chunk carries.
 * Error chunks: the openai SDK's ``Stream`` raises before LangChain sees the chunk
@@ -54,7 +53,7 @@ from langchain_core.messages.tool import tool_call_chunk
 from langchain_openai import ChatOpenAI
 from langchain_openai.chat_models.base import _convert_dict_to_message
 from openai._models import construct_type
-from openai.types.chat import ChatCompletionChunk
+from openai.types.chat import ChatCompletionChunk, ChatCompletionMessage
 
 from mcs_conformance import Accumulator, MalformedChunk, ToolCall, ToolCallRecord
 
@@ -114,14 +113,9 @@ class LangChainOpenAIStrategy:
         if not isinstance(message, dict):
             raise ValueError(f"{_WHO}.extract: expects an assistant message dict, got {type(message).__name__}")
         if message.get(_MARK):
-            calls = [_from_chunk(entry, n) for n, entry in enumerate(message.get("tool_calls") or ())]
-            pending = message.get("mcs_incomplete")
-            if pending:
-                calls = [c if c.error else ToolCall(name=c.name, arguments=c.arguments, id=c.id,
-                                                    raw_arguments=c.raw_arguments, error=str(pending))
-                         for c in calls]
-            return calls
-        converted = _convert_dict_to_message({"role": "assistant", **message})
+            return [_from_chunk(entry, n) for n, entry in enumerate(message.get("tool_calls") or ())]
+        dumped = construct_type(type_=ChatCompletionMessage, value={"role": "assistant", **message}).model_dump(warnings=False)
+        converted = _convert_dict_to_message(dumped)
         calls = [ToolCall(name=tc["name"] or "", arguments=tc["args"], id=tc.get("id"),
                           error=None if tc["name"] else "the tool call has no name")
                  for tc in getattr(converted, "tool_calls", [])]
@@ -186,6 +180,4 @@ def _render(state: dict) -> Any:
     message = _glue.wire_keys_only(message, keys, state["call_keys"] | {"type"})
     if message.get("tool_calls"):
         message[_MARK] = "AIMessageChunk"
-        if not full.response_metadata.get("finish_reason"):
-            message["mcs_incomplete"] = "LangChain's summed chunk has no finish_reason: the stream has not finished"
     return message

@@ -13,6 +13,9 @@ Glue choices (everything the adapter decides itself):
   caller's); the builder runs over
   all chunks so far when the message is read (``_glue.lazy_root``), as a litellm user calls
   it once the stream is over. Before the first chunk with choices the message is ``{}``.
+* When the builder raises (litellm's ``APIError`` "Error building chunks"), the message is
+  ``{"mcs_error": <its text>}``: the builder runs when the message is read, and a read must
+  not raise (the suite would take the exception for its own fault).
 * The message is ``choices[0].message.model_dump()`` with the keys litellm adds that were
   never on the wire removed (``_glue.wire_keys_only``: ``None``-valued keys no delta of
   choice 0 carried, ``index`` on tool calls). A key a delta of choice 0 carried that
@@ -21,13 +24,11 @@ Glue choices (everything the adapter decides itself):
   reads its bundled model list instead of fetching one at import (this machine is offline).
 * ``extract``: litellm leaves the arguments a JSON string; ``_glue.chat_calls`` reads them
   with ``json.loads`` as litellm's docs do.
-* Unfinished streams: the stream ``litellm.completion(..., stream=True)`` returns raises at
-  its end when no chunk carried a ``finish_reason`` (``CustomStreamWrapper``:
-  "Stream ended before a finish_reason was received"), before ``stream_chunk_builder``
-  could be called; the builder itself reports ``"stop"`` for such chunks. So while no chunk
-  of choice 0 has carried a ``finish_reason``, a message with tool calls carries
-  ``mcs_incomplete`` and ``_glue.chat_calls`` gives its calls that error. A ``length`` or
-  ``content_filter`` finish is a finish to litellm: its calls are judged as returned.
+* Unfinished streams: ``is_done`` (``_glue.chat_is_done``) reads the wire's completion
+  signal and the buffer's ``done`` tells the suite's extraction axis. (The builder itself
+  reports ``finish_reason: "stop"`` for chunks that never carried one; in litellm's own
+  pipeline the stream of ``litellm.completion(..., stream=True)`` raises "Stream ended
+  before a finish_reason was received" first.)
 * Error chunks: the openai SDK's ``Stream`` raises before litellm sees the chunk
   (``_glue.raise_on_error_chunk``). Recognition, ``is_done``, display text (choice 0's
   delta ``content``), ``forming_name`` and the continuation: ``_glue``.
@@ -73,7 +74,7 @@ class LiteLLMStrategy:
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
         state = acc.state
         if "chunks" not in state:
-            state.update(chunks=[], keys=set(), call_keys=set(), finished=False)
+            state.update(chunks=[], keys=set(), call_keys=set())
         if isinstance(chunk, str) and chunk.strip() == "[DONE]":
             return ""
         if not isinstance(chunk, dict):
@@ -82,7 +83,6 @@ class LiteLLMStrategy:
         deltas = _glue.choice0_deltas(chunk)
         _glue.note_keys(deltas, state["keys"], state["call_keys"])
         state["chunks"].append(ModelResponseStream(**copy.deepcopy(chunk)))
-        state["finished"] = state["finished"] or _glue.chat_is_done(chunk)
         _glue.lazy_root(acc, lambda: _render(state))
         return "".join(d["content"] for d in deltas if isinstance(d.get("content"), str))
 
@@ -110,11 +110,11 @@ class LiteLLMStrategy:
 def _render(state: dict) -> Any:
     if not any(c.get("choices") for c in state["chunks"]):
         return {}
-    response = litellm.stream_chunk_builder(list(state["chunks"]))
+    try:
+        response = litellm.stream_chunk_builder(list(state["chunks"]))
+    except Exception as exc:  # litellm refuses these chunks; a read must not raise
+        return {"mcs_error": f"litellm.stream_chunk_builder raised {type(exc).__name__}: {exc}"}
     if response is None or not response.choices:
         return {}
     message = {**{k: None for k in state["keys"]}, **response.choices[0].message.model_dump()}
-    message = _glue.wire_keys_only(message, state["keys"], state["call_keys"])
-    if message.get("tool_calls") and not state["finished"]:
-        message["mcs_incomplete"] = "no finish_reason yet: litellm's stream raises if it ends here"
-    return message
+    return _glue.wire_keys_only(message, state["keys"], state["call_keys"])

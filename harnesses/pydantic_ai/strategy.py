@@ -14,6 +14,9 @@ Glue choices (everything the adapter decides itself):
   when the message is read (``_glue.lazy_root``), each read in a fresh event loop
   (``asyncio.run``). The model is ``OpenAIChatModel("gpt-4o")`` with an ``OpenAIProvider``
   holding a placeholder API key; nothing is sent.
+* When pydantic-ai raises on the chunks, the message is ``{"mcs_error": <its text>}``: the
+  response is built when the message is read, and a read must not raise (the suite would
+  take the exception for its own fault).
 * Wire message rendered from the ``ModelResponse``: ``role: "assistant"``; ``content`` the
   ``TextPart`` contents joined (``None`` when there is none); ``tool_calls`` one
   ``{"id": tool_call_id, "type": "function", "function": {"name": tool_name, "arguments":
@@ -26,10 +29,11 @@ Glue choices (everything the adapter decides itself):
   args, tool_call_id)`` and is read with ``args_as_dict(raise_if_invalid=True)``; a
   ``ValueError`` / ``AssertionError`` from it is the call's ``error``; a call without a name
   is given an ``error`` too (it can never run).
-* Unfinished streams: no signal is passed on. Every read runs pydantic-ai over the chunks so
-  far to their end, and ``ModelResponse.finish_reason`` is ``"stop"`` even when no chunk
-  carried a finish reason (pydantic-ai's default for servers that never send one), so the
-  adapter has no unfinished state to report: calls are judged as pydantic-ai returns them.
+* Unfinished streams: ``is_done`` (``_glue.chat_is_done``) reads the wire's completion
+  signal and the buffer's ``done`` tells the suite's extraction axis. (Every read runs
+  pydantic-ai over the chunks so far to their end, and ``ModelResponse.finish_reason`` is
+  ``"stop"`` even when no chunk carried a finish reason: pydantic-ai's default for servers
+  that never send one; see harnesses/repro/pydantic_ai_cut_stream_runs_call.py.)
 * Error chunks: the openai SDK's ``Stream`` raises before pydantic-ai sees the chunk
   (``_glue.raise_on_error_chunk``). Recognition, ``is_done``, display text (choice 0's
   delta ``content``), ``forming_name`` and the continuation: ``_glue``.
@@ -161,9 +165,12 @@ def _call(entry: Any, n: int) -> ToolCall:
 
 
 def _render(state: dict) -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        response = asyncio.run(_response(list(state["chunks"])))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            response = asyncio.run(_response(list(state["chunks"])))
+    except Exception as exc:  # pydantic-ai refuses these chunks; a read must not raise
+        return {"mcs_error": f"pydantic-ai raised {type(exc).__name__}: {exc}"}
     keys = state["keys"]
     message: dict[str, Any] = {k: None for k in keys}
     message["role"] = "assistant"

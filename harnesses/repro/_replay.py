@@ -69,4 +69,5 @@ def _sdk_choice(chunks: list[Any]) -> dict:
 
 
 def show(label: str, value: Any) -> None:
-    print(f"{label:<28} {json.dumps(value, ensure_ascii=False, default=str)}")
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    print(f"{label:<28} {text.encode('utf-8', 'backslashreplace').decode('utf-8')}")

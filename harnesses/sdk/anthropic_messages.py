@@ -12,6 +12,9 @@ Glue choices (everything the adapter decides itself):
   were never on the wire are removed: ``stop_reason``, ``stop_sequence`` and ``stop_details``
   when ``None`` and carried neither by ``message_start.message`` nor by a
   ``message_delta.delta`` (every ``message_delta`` assigns all three).
+* An exception ``accumulate_event`` raises is re-raised as ``MalformedChunk`` with its text
+  escaped: a lone surrogate in an exception's text (the SDK's ``UnicodeEncodeError`` on
+  surrogate halves) crashes pytest-xdist's transport and with it the whole run.
 * An ``error`` event raises ``StreamError`` (the SDK's ``Stream`` raises ``APIStatusError``
   for it before the accumulator sees it); ``"[DONE]"`` is skipped; ``is_done`` is true on
   ``message_stop``; the text of ``text_delta`` events is the display text.
@@ -94,8 +97,11 @@ class AnthropicSDKStrategy:
         source = chunk.get("delta") if chunk.get("type") == "message_delta" else source
         if isinstance(source, dict):
             state["on_wire"].update(source)
-        state["snapshot"] = accumulate_event(event=chunk, current_snapshot=state["snapshot"],
-                                             json_bufs=state["bufs"], request_headers=state["headers"])
+        try:
+            state["snapshot"] = accumulate_event(event=chunk, current_snapshot=state["snapshot"],
+                                                 json_bufs=state["bufs"], request_headers=state["headers"])
+        except Exception as exc:  # the SDK refuses the event; its text may hold a lone surrogate
+            raise MalformedChunk(f"{_WHO} raised {type(exc).__name__}: {ascii(str(exc))[1:-1]}") from exc
         _glue.lazy_root(acc, lambda: _render(state))
         delta = chunk.get("delta") if chunk.get("type") == "content_block_delta" else None
         if isinstance(delta, dict) and delta.get("type") == "text_delta" and isinstance(delta.get("text"), str):

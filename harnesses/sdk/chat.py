@@ -12,9 +12,8 @@ Glue choices (everything the adapter decides itself):
 * The message is converted at read time only (``_glue.lazy_root``).
 * Unfinished streams: ``get_final_completion`` is documented for finished streams only,
   and raises ``LengthFinishReasonError`` / ``ContentFilterFinishReasonError`` for a
-  ``length`` / ``content_filter`` finish. So while choice 0 has no ``finish_reason``, or
-  when it is one of those two, a message with tool calls carries ``mcs_incomplete`` (the
-  suite's documented annotation) and ``extract`` marks its calls with that error.
+  ``length`` / ``content_filter`` finish; ``is_done`` (``_glue.chat_is_done``) is false until
+  another finish arrives, and the buffer's ``done`` tells the suite's extraction axis.
 * ``extract``: the message read as the SDK's ``ChatCompletionMessage`` model; arguments
   parsed by ``_glue.parse_arguments`` (without ``input_tools`` the SDK parses nothing
   itself); a call without a function name is a call with ``error``. Ids are kept as the
@@ -40,7 +39,6 @@ from .. import _glue
 __all__ = ["OpenAIChatSDKStrategy"]
 
 _WHO = "openai ChatCompletionStreamState"
-_CUT = ("length", "content_filter")
 
 
 class OpenAIChatSDKStrategy:
@@ -73,7 +71,6 @@ class OpenAIChatSDKStrategy:
 
     def extract(self, message: object) -> list[ToolCall]:
         model = _model(message, "extract")
-        pending = message.get("mcs_incomplete") if isinstance(message, dict) else None
         out = []
         for tc in model.tool_calls or []:
             function = getattr(tc, "function", None)
@@ -84,7 +81,7 @@ class OpenAIChatSDKStrategy:
                 error = "the tool call has no function name"
             out.append(ToolCall(name=name if isinstance(name, str) else "", arguments=arguments,
                                 id=getattr(tc, "id", None), raw_arguments=raw if isinstance(raw, str) else None,
-                                error=error or _pending(pending)))
+                                error=error))
         return out
 
     def content_text(self, message: object) -> str:
@@ -116,21 +113,7 @@ def _render(state: dict) -> Any:
     choice = next((c for c in choices if c.get("index") == 0), None)
     if choice is None:
         return {}
-    message = _glue.wire_keys_only(choice.get("message") or {}, state["keys"], state["call_keys"])
-    finish = choice.get("finish_reason")
-    if message.get("tool_calls") and (finish is None or finish in _CUT):
-        message["mcs_incomplete"] = (
-            "the stream has not finished (no finish_reason)" if finish is None
-            else f"finish_reason {finish!r}: get_final_completion refuses this completion"
-        )
-    return message
-
-
-def _pending(marker: Any) -> str | None:
-    """The reason an ``mcs_incomplete`` marker gives (a marker that is no string: a fixed one)."""
-    if not marker:
-        return None
-    return marker if isinstance(marker, str) else "the stream has not finished"
+    return _glue.wire_keys_only(choice.get("message") or {}, state["keys"], state["call_keys"])
 
 
 def _model(message: object, what: str) -> ChatCompletionMessage:

@@ -17,21 +17,27 @@ Glue choices (everything the adapter decides itself):
 * An ``error`` or ``response.failed`` event raises ``StreamError`` (the SDK's ``Stream``
   raises ``APIError`` for ``error``; ``response.failed`` ends the response without output).
   ``"[DONE]"`` is skipped; ``is_done`` is true on ``response.completed``,
-  ``response.incomplete``; the ``delta`` of ``response.output_text.delta`` is display text.
+  ``response.incomplete``; the ``delta`` of ``response.output_text.delta`` is display text,
+  and when an event that carries a snapshot (``*.done``, ``response.created``, the
+  completion) leaves the message's output text longer than the text shown so far, the
+  missing tail is returned as display text (the display contract of the protocol: the
+  deltas add up to ``content_text``).
 * Recognition: a dict whose ``type`` starts with ``response.``, an ``error`` event with a
-  ``sequence_number`` (Anthropic's ``error`` event has none), or a response object
-  (``object: "response"``).
+  ``sequence_number`` or a top-level ``message`` / ``code`` (Anthropic's ``error`` event
+  has none of them), or a response object (``object: "response"``).
 * ``extract``: the message read as the SDK's ``Response`` model (a dict with an ``output``
   list, else ``ValueError``); each ``function_call`` item is a call (``call_id``, ``name``,
   ``arguments`` parsed by ``_glue.parse_arguments``), each ``custom_tool_call`` one with
   ``{"input": input}``. A call carries ``error`` when its ``status`` is not ``completed``,
   its name or ``call_id`` is no non-empty string (no result could answer it), or a custom
   call's input is no string (the SDK's ``construct`` does not validate these).
-  ``content_text`` is the SDK's ``Response.output_text`` (its ``TypeError`` /
-  ``AttributeError`` on items of no known shape becomes a ``ValueError``).
+  ``content_text`` is the SDK's ``Response.output_text``; where that property stops at an
+  item of no known shape (``AttributeError`` / ``TypeError``), the same join done by the
+  glue, skipping such items.
 * ``result_messages``: as OpenAI's function-calling docs show: the response's ``output``
-  items (``None`` values dropped; call items without a string name and ``call_id``, which
-  the API refuses, left out), then a ``function_call_output`` (``custom_tool_call_output``
+  items (``None`` values dropped; call items without a string name, ``call_id`` and
+  ``arguments`` / ``input``, which the API refuses, left out), then a
+  ``function_call_output`` (``custom_tool_call_output``
   for custom tools) per record; a record whose ``call_id`` is not in the output is refused.
 """
 
@@ -53,6 +59,8 @@ __all__ = ["OpenAIResponsesSDKStrategy"]
 
 _WHO = "openai ResponseStreamState"
 _FINAL = ("response.completed", "response.incomplete")
+_TEXT_SNAPSHOTS = frozenset({"response.output_text.done", "response.content_part.done", "response.output_item.done",
+                             "response.created", *_FINAL})
 
 
 class OpenAIResponsesSDKStrategy:
@@ -66,7 +74,7 @@ class OpenAIResponsesSDKStrategy:
             kind = shape.get("type")
             if isinstance(kind, str) and kind.startswith("response."):
                 return True
-            if kind == "error" and "sequence_number" in shape:
+            if kind == "error" and any(k in shape for k in ("sequence_number", "message", "code")):
                 return True
             return shape.get("object") == "response"
         except Exception:
@@ -78,7 +86,7 @@ class OpenAIResponsesSDKStrategy:
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
         state = acc.state
         if "sdk" not in state:
-            state.update(sdk=ResponseStreamState(input_tools=omit, text_format=omit), final=None)
+            state.update(sdk=ResponseStreamState(input_tools=omit, text_format=omit), final=None, shown=[])
         if isinstance(chunk, str) and chunk.strip() == "[DONE]":
             return ""
         if not isinstance(chunk, dict):
@@ -90,8 +98,15 @@ class OpenAIResponsesSDKStrategy:
             if getattr(out, "type", None) in _FINAL:
                 state["final"] = out.response
         _glue.lazy_root(acc, lambda: _render(state))
-        if chunk.get("type") == "response.output_text.delta" and isinstance(chunk.get("delta"), str):
+        kind = chunk.get("type")
+        if kind == "response.output_text.delta" and isinstance(chunk.get("delta"), str):
+            state["shown"].append(chunk["delta"])
             return chunk["delta"]
+        if kind in _TEXT_SNAPSHOTS:  # a snapshot may hold text the deltas never delivered
+            shown, text = "".join(state["shown"]), _output_text(_render(state) or {})
+            if len(text) > len(shown) and text.startswith(shown):
+                state["shown"] = [text]
+                return text[len(shown):]
         return ""
 
     def extract(self, message: object) -> list[ToolCall]:
@@ -122,10 +137,11 @@ class OpenAIResponsesSDKStrategy:
         return out
 
     def content_text(self, message: object) -> str:
+        model = _model(message, "content_text")
         try:
-            return _model(message, "content_text").output_text
-        except (AttributeError, TypeError) as exc:  # the SDK's property on items of no known shape
-            raise ValueError(f"{_WHO}.content_text: the response's output cannot be read ({exc})") from None
+            return model.output_text
+        except (AttributeError, TypeError):  # the SDK's property stops at an item of no known shape
+            return _output_text(message)
 
     def forming_name(self, message: object) -> str | None:
         output = message.get("output") if isinstance(message, dict) else None
@@ -152,10 +168,26 @@ class OpenAIResponsesSDKStrategy:
         return out
 
 
+def _output_text(message: dict) -> str:
+    """What ``Response.output_text`` joins (the ``output_text`` parts of message items),
+    skipping items and parts of no known shape."""
+    return "".join(
+        part["text"]
+        for item in message.get("output") or () if isinstance(item, dict) and item.get("type") == "message"
+        for part in item.get("content") or () if isinstance(part, dict) and part.get("type") == "output_text"
+        and isinstance(part.get("text"), str)
+    )
+
+
 def _unanswerable(item: dict) -> bool:
-    """A call item the API would refuse in ``input``: its name or call_id is no string."""
-    return item.get("type") in ("function_call", "custom_tool_call") and not (
-        isinstance(item.get("name"), str) and item["name"] and isinstance(item.get("call_id"), str) and item["call_id"])
+    """A call item the API would refuse in ``input``: its name, call_id, arguments (function)
+    or input (custom) is no string."""
+    kind = item.get("type")
+    if kind not in ("function_call", "custom_tool_call"):
+        return False
+    payload = item.get("arguments") if kind == "function_call" else item.get("input")
+    return not (isinstance(item.get("name"), str) and item["name"] and isinstance(item.get("call_id"), str)
+                and item["call_id"] and isinstance(payload, str))
 
 
 def _render(state: dict) -> Any:
