@@ -3,14 +3,15 @@ stream: every ``+`` re-parses all tool-call arguments so far (``parse_partial_js
 ``AIMessageChunk.init_tool_calls``), so a long tool call takes quadratic time.
 
 A synthetic stream (one call whose arguments grow by two characters a chunk; how models
-stream a long file or document into a tool) is fed at N and 4N chunks to
+stream a long file or document into a tool) is fed at N/8 and N chunks to
 ``ChatOpenAI.stream()`` summed with ``+`` (as LangChain's docs aggregate a stream), and to
-the openai SDK's ``ChatCompletionStreamState`` on the same chunks. Linear work costs the same
-per chunk at 4N as at N (ratio about 1); quadratic work about 4 times as much.
+the openai SDK's ``ChatCompletionStreamState`` on the same chunks. For 8 times the chunks,
+linear work costs about 8 times as much, quadratic work about 64 times; the suite's COST
+checks allow 24.
 
-    python harnesses/repro/langchain_quadratic_sum.py [N]     (default N = 2000; a minute or two)
+    python harnesses/repro/langchain_quadratic_sum.py [N]     (default N = 16000; about two minutes)
 
-Exits 1 while LangChain's per-chunk cost grows more than twice as fast as the SDK's.
+Exits 1 while LangChain's cost grows more than 24 times and the SDK's does not.
 """
 
 import sys
@@ -55,11 +56,11 @@ def sdk(chunks: list) -> float:
     return time.perf_counter() - start
 
 
-n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+n = int(sys.argv[1]) if len(sys.argv) > 1 else 16000
 growth = {}
 for name, run in (("LangChain stream + sum", langchain), ("openai SDK accumulator", sdk)):
-    small, large = run(stream(n)), run(stream(4 * n))
-    growth[name] = (large / (4 * n)) / (small / n)
-    show(name, f"{n} chunks {small:.2f} s, {4 * n} chunks {large:.2f} s: per-chunk cost x{growth[name]:.1f}")
+    small, large = run(stream(n // 8)), run(stream(n))
+    growth[name] = large / small
+    show(name, f"{n // 8} chunks {small:.2f} s, {n} chunks {large:.2f} s: cost x{growth[name]:.1f}")
 lc, base = growth["LangChain stream + sum"], growth["openai SDK accumulator"]
-raise SystemExit(1 if lc > 2 * base else 0)
+raise SystemExit(1 if lc > 24 >= base else 0)

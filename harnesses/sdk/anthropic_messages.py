@@ -21,7 +21,8 @@ Glue choices (everything the adapter decides itself):
 * Recognition: a dict whose ``type`` is one of the stream's event types (an ``error`` only
   without the ``sequence_number`` / top-level ``message`` / ``code`` of OpenAI's Responses
   error event), or an assistant message (``type: "message"``, ``role: "assistant"``, a
-  ``content`` list).
+  ``content`` list) that is no OpenAI Responses message item (those carry ``status`` and
+  ``output_text`` / ``input_text`` / ``refusal`` parts).
 * ``extract``: the message read as the SDK's ``BetaMessage`` model; each ``tool_use`` block
   (``server_tool_use`` / ``mcp_tool_use`` are run by the provider and not returned) is a
   call with its ``id``, ``name`` and ``input``. A call carries ``error`` when its input is
@@ -59,6 +60,7 @@ _WHO = "anthropic accumulate_event"
 _EVENTS = frozenset({"message_start", "content_block_start", "content_block_delta", "content_block_stop",
                      "message_delta", "message_stop", "ping", "error"})
 _ASSIGNED = ("stop_reason", "stop_sequence", "stop_details")
+_RESPONSES_PARTS = frozenset({"output_text", "input_text", "refusal", "summary_text"})
 
 
 class AnthropicSDKStrategy:
@@ -74,8 +76,10 @@ class AnthropicSDKStrategy:
                 return not any(k in shape for k in ("sequence_number", "message", "code"))
             if kind in _EVENTS:
                 return True
+            content = shape.get("content")
             return (shape.get("type") == "message" and shape.get("role") == "assistant"
-                    and isinstance(shape.get("content"), list))
+                    and isinstance(content, list) and "status" not in shape
+                    and not any(isinstance(b, dict) and b.get("type") in _RESPONSES_PARTS for b in content))
         except Exception:
             return False
 
