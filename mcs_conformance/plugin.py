@@ -389,11 +389,18 @@ class ConformanceItem(pytest.Function):
 
         if isinstance(excinfo.value, Failure):
             budget = Budget(full=self.config.getoption("verbose") >= 2)
-            return describe_failure(self.conformance, self.check, self.label, self.case, excinfo.value, budget)
+            text = describe_failure(self.conformance, self.check, self.label, self.case, excinfo.value, budget)
+            return _printable(text)
         return super().repr_failure(excinfo)
 
     def _prunetraceback(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         return None
+
+
+def _printable(text: str) -> str:
+    """``text`` with lone UTF-16 surrogates (an argument cut inside a pair) written as
+    escapes: a report must survive UTF-8, which xdist's transport and files require."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _replay(request: pytest.FixtureRequest) -> None:
@@ -403,7 +410,7 @@ def _replay(request: pytest.FixtureRequest) -> None:
     assert v is not None
     props: dict[str, Any] = {"outcome": v.outcome, "level": v.level}
     if v.outcome == "differs":
-        props["text"] = f"differs from the reference's choice ({v.level}): {v.failure.summary}"
+        props["text"] = _printable(f"differs from the reference's choice ({v.level}): {v.failure.summary}")
     elif v.outcome == "no-snapshot":
         props["text"] = v.note
     item.user_properties.append(("mcs-conformance", props))

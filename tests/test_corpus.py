@@ -488,3 +488,42 @@ def test_corpus_import_reproduces_the_recorded_case(tmp_path: Path, capsys: pyte
     for call in imported["expect"]["calls"]:
         assert f'"name":"{call["name"]}"' in text.replace(" ", "") and call["id"] in text
     assert len(imported["expect"]["calls"]) == 2
+
+
+# -- where the SDK answers otherwise, the case says so ---------------------------------------
+_SAYS_SO = ("accept", "levels")
+# recorded cases whose expectation is the provider's own answer where the SDK has none
+_PROVIDER_OVER_SDK = {"openai-responses/github-copilot-id-rotation-1": "the expected message is the recording's own "
+                      "response.completed: the provider's answer, which the SDK cannot fold (rotating ids)"}
+
+
+@pytest.mark.parametrize("case_id", sorted(set(SDK_DIFFERS) | set(SDK_MODELS_DIFFER)))
+def test_a_case_the_sdk_answers_otherwise_says_where_the_sources_differ(case_id: str) -> None:
+    """Where the official SDK gives another answer (or none), the case names the level of its
+    own answer or lists the SDK's beside it (docs/spec.md, "How a case says where the sources
+    differ"): a strategy that follows the SDK is never failed by the reference's taste alone."""
+    case = by_id(case_id)
+    assert any(key in case.expect for key in _SAYS_SO), f"{case_id}: add expect.accept or expect.levels"
+
+
+def _read_as_error_by_the_sdk_stream(chunk: Any) -> bool:
+    """openai 3.57.0 ``openai._streaming.Stream`` raises APIError on a payload with a truthy
+    ``error``; anthropic 2.15.0 ``anthropic._streaming.Stream`` on an ``error`` event."""
+    return isinstance(chunk, dict) and (bool(chunk.get("error")) or chunk.get("type") == "error")
+
+
+RAISING_STREAMS = [c.id for c in CORPUS.cases if c.is_stream and c.format in ORACLE_MODULES and c.raises]
+
+
+@pytest.mark.parametrize("case_id", RAISING_STREAMS)
+def test_a_refusal_the_sdk_does_not_share_has_its_level(case_id: str) -> None:
+    """A stream the case expects to be refused, but whose chunks the SDK's accumulator folds
+    without complaint, says the level of that refusal (reference where refusing is only the
+    reference's choice, should where a hazard makes it a safety rule)."""
+    case = by_id(case_id)
+    got = _sdk(lambda: oracle_module(case.format).final_message(case.chunks))
+    if isinstance(got, Exception) or case_id in _PROVIDER_OVER_SDK:
+        return
+    if case.raises == "StreamError" and any(_read_as_error_by_the_sdk_stream(c) for c in case.chunks):
+        return  # the SDK's stream reader raises before its accumulator sees the event
+    assert "error" in case.expect.get("levels", {}), f"{case_id}: the SDK accepts this stream; give expect.levels.error"

@@ -64,9 +64,30 @@ def test_fresh_virtualenv_runs_the_suite_on_a_copied_example(dists: Path, tmp_pa
     assert report["strategy"] == "hermes" and report["invariants"]["passing"] == report["invariants"]["total"] > 5
     assert not any(r["outcome"] == "failed" for r in report["results"])
 
+    # a new strategy module in an empty folder, run with the command docs/authoring.md gives:
+    # the first run says what to do about snapshots (and fails), the command it prints
+    # creates them, the second run is green
+    mine = tmp_path / "mine"
+    (mine / "my_pkg").mkdir(parents=True)
+    (mine / "my_pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (mine / "my_pkg" / "mytext.py").write_text(
+        "from mcs_conformance.strategies import TextStrategy\n\n\n"
+        "class MyText(TextStrategy):\n    name = \"mytext\"\n", encoding="utf-8")
+    env = {**env, "PYTHONPATH": str(mine)}
+    args = (str(venv / "bin" / "python"), "-m", "pytest", "--mcs-strategy=my_pkg.mytext:MyText", "--mcs-only", "-q")
+    first = run(*args, cwd=mine, env=env)
+    assert first.returncode == 1, first.stdout[-3000:] + first.stderr[-2000:]
+    assert first.stdout.count("do not exist yet") == 1 and " failed" not in first.stdout.splitlines()[-1]
+    command = next(line.strip() for line in first.stdout.splitlines() if line.strip().endswith("--snapshot-update"))
+    made = run("bash", "-c", command, cwd=mine, env={k: v for k, v in env.items() if k != "PYTHONPATH"})
+    assert made.returncode == 0, made.stdout[-3000:] + made.stderr[-2000:]
+    assert list((mine / "tests" / "mcs-conformance" / "mytext@my_pkg.mytext.MyText" / "__snapshots__" / "golden").iterdir())
+    second = run(*args, cwd=mine, env=env)
+    assert second.returncode == 0, second.stdout[-3000:] + second.stderr[-2000:]
+
 
 def test_a_clone_with_no_sibling_folders_runs_the_data_tests_and_rebuilds_the_corpus(tmp_path: Path) -> None:
-    """The repository is self-contained: copied alone into an empty folder (no ``../shared``,
+    """The repository is self-contained: copied alone into an empty folder (no sibling folders,
     nothing beside it), the tests that read recordings pass, and the corpus builder run on the
     vendored recordings reproduces the committed corpus byte for byte."""
     listed = run("git", "ls-files", "--cached", "--others", "--exclude-standard", "-z", cwd=ROOT)

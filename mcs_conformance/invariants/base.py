@@ -24,6 +24,7 @@ __all__ = [
     "expect_part",
     "feed_all",
     "feed_case",
+    "refused",
     "json_safe",
     "native_view",
     "same",
@@ -81,7 +82,6 @@ class Check:
     family: str
     title: str
     why: str
-    adr: str
     scope: str  # "case": one item per applicable case; "strategy": one item per strategy
     applies: Callable[["Subject", Case | None], bool]
     run: Callable[["Subject", Case | None], None]
@@ -99,7 +99,6 @@ def check(
     title: str,
     *,
     why: str,
-    adr: str = "",
     scope: str = "case",
     applies: Callable[["Subject", Case | None], bool] = lambda s, c: True,
     hypothesis: bool = False,
@@ -114,7 +113,7 @@ def check(
         if id in CHECKS or id in RETIRED:
             raise RuntimeError(f"invariant id {id} is registered twice")
         family = id.rsplit("-", 1)[0]
-        CHECKS[id] = Check(id, family, title, why, adr, scope, applies, fn, hypothesis, level, tuple(sources))
+        CHECKS[id] = Check(id, family, title, why, scope, applies, fn, hypothesis, level, tuple(sources))
         return fn
 
     return register
@@ -206,15 +205,17 @@ def feed_all(subject: Subject, chunks: Iterable[Any]) -> tuple[LLMStreamBuffer, 
 
 
 def calls_view(calls: Iterable[ToolCall | dict]) -> list[dict[str, Any]]:
-    """Calls as comparable dicts: name, arguments, id, and whether they carry an error."""
+    """Calls as comparable dicts: name, arguments, id, and whether they carry an error. An
+    error call is never run, so what it holds as arguments is free (and left out)."""
     out = []
     for c in calls:
         if isinstance(c, ToolCall):
-            out.append({"name": c.name, "arguments": c.arguments, "id": c.id, "error": c.error is not None})
+            seen = {"name": c.name, "arguments": c.arguments, "id": c.id, "error": c.error is not None}
         else:
-            out.append(
-                {"name": c["name"], "arguments": c.get("arguments", {}), "id": c.get("id"), "error": bool(c.get("error"))}
-            )
+            seen = {"name": c["name"], "arguments": c.get("arguments", {}), "id": c.get("id"), "error": bool(c.get("error"))}
+        if seen["error"]:
+            seen["arguments"] = None
+        out.append(seen)
     return out
 
 
@@ -262,10 +263,29 @@ def outcome(subject: Subject, chunks: list[Any]) -> dict[str, Any]:
     message = buf.as_dict()
     return {
         "message": message,
-        "calls": calls_view(subject.strategy.extract(message)),
+        "calls": read_calls(subject, message),
         "display": "".join(deltas),
         "done": buf.done,
     }
+
+
+def read_calls(subject: Subject, message: Any) -> list[dict[str, Any]] | str:
+    """The strategy's calls in ``message`` as comparable dicts; "refused" when the strategy
+    refuses a message it does not claim."""
+    calls = extract_unclaimed(subject, message)
+    return "refused" if calls is None else calls_view(calls)
+
+
+def extract_unclaimed(subject: Subject, message: Any) -> list[ToolCall] | None:
+    """``extract(message)``, or None when the strategy refuses with a ValueError a message it
+    does not claim (docs/authoring.md allows it: a live message may be another format's
+    until its first call arrives)."""
+    try:
+        return subject.strategy.extract(message)
+    except ValueError:
+        if subject.strategy.recognizes(message) is True:
+            raise
+        return None
 
 
 def expected_error(case: Case) -> str | None:
@@ -307,17 +327,27 @@ def feed_case(subject: Subject, case: Case, chunks: list[Any] | None = None) -> 
     try:
         return feed_all(subject, chunks)
     except MCSError as exc:
-        kind = type(exc).__name__
-        for alt in case.expect.get("accept", ()):
-            if (alt.get("error") or {}).get("type") == kind:
-                raise Failure(f"the strategy refused the stream ({kind}: {exc}), an accepted answer "
-                              f"({alt['why']}; {alt['source']})", level="reference") from exc
-        if case.raises == kind:
+        judged = refused(case, exc, chunks)
+        if judged is exc:
             raise
-        level, why = part_level(case, "error")
-        raise Failure(f"feeding the stream raised {kind}: {exc}; the case expects "
-                      f"{'a ' + case.raises if case.raises else 'no error'}" + (f" ({level}: {why})" if why else ""),
-                      level=level, chunks=chunks) from exc
+        raise judged from exc
+
+
+def refused(case: Case, exc: Exception, chunks: list[Any] | None = None) -> BaseException:
+    """What an error feeding the case's stream stands for: the error itself when the case
+    expects it; a difference at the reference level when the case accepts that refusal
+    (``expect.accept`` with an ``error``); else a break of the ``error`` part's rule."""
+    kind = type(exc).__name__
+    for alt in case.expect.get("accept", ()):
+        if (alt.get("error") or {}).get("type") == kind:
+            return Failure(f"the strategy refused the stream ({kind}: {exc}), an accepted answer "
+                           f"({alt['why']}; {alt['source']})", level="reference")
+    if case.raises == kind:
+        return exc
+    level, why = part_level(case, "error")
+    return Failure(f"feeding the stream raised {kind}: {exc}; the case expects "
+                   f"{'a ' + case.raises if case.raises else 'no error'}" + (f" ({level}: {why})" if why else ""),
+                   level=level, chunks=chunks)
 
 
 def attempt(fn: Callable[[], Any]) -> Any:

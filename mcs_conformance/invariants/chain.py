@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from ..corpus import Case
 from ..extraction import extract_calls
-from .base import Failure, Subject, calls_view, check, expect_part, given_run
+from .base import Failure, Subject, calls_view, check, expect_part, given_run, part_level
 
 
 def _applies(s: Subject, c: Case | None) -> bool:
@@ -33,8 +33,8 @@ def _view(message: Any, subject: Subject, chain) -> dict[str, Any]:
     "CHAIN-001",
     "the default chain with the strategy in place extracts each message as its case says",
     why="native wins; the tool_calls: null guard holds; leaks fall through to the backup",
-    adr="The text / leak fall-through; Two groups of strategies",
     level="must",
+    sources=('spec X1', 'spec X2', 'spec X3'),
     applies=_applies,
 )
 def routed(subject: Subject, case: Case) -> None:
@@ -42,8 +42,10 @@ def routed(subject: Subject, case: Case) -> None:
     got = _view(case.final_message, subject, chain)
     route = {"extracted_by": case.expect.get("extracted_by"), "via_backup": bool(case.expect.get("via_backup"))}
     if {k: got[k] for k in route} != route:
-        raise Failure("the extraction axis routed the message differently from the case", expected=route,
-                      actual={k: got[k] for k in route}, detail=f"calls extracted: {got['calls']}")
+        level, why = part_level(case, "extracted_by")
+        raise Failure("the extraction axis routed the message differently from the case" + (f" ({level}: {why})" if why else ""),
+                      expected=route, actual={k: got[k] for k in route}, detail=f"calls extracted: {got['calls']}",
+                      level=level)
     expect_part(case, "calls", got["calls"], "the extraction axis extracted other calls than the case's",
                 view=calls_view)
 
@@ -52,8 +54,8 @@ def routed(subject: Subject, case: Case) -> None:
     "CHAIN-002",
     "promotion on match never changes a result over any sequence of messages, and puts the match in front",
     why="the chain reorders itself; correctness must not depend on what came before",
-    adr="The chain reorders on match",
     level="must",
+    sources=('spec B6',),
     scope="strategy",
     hypothesis=True,
 )

@@ -91,8 +91,8 @@ def _ratio(subject: Subject, build) -> tuple[int, float, float, float]:
     f"for each delta field, feeding n chunks that grow it costs under {LIMIT:.0f}x feeding n/{SPAN} "
     f"(n up to {LARGE}; linear is ~{SPAN}x, quadratic ~{SPAN * SPAN}x)",
     why="s += t on a growing string, or re-parsing partial JSON per chunk, makes long streams crawl",
-    adr="DESIGN: Buffer (feeding is linear)",
     level="should",
+    sources=('spec P3', 'spec text-json linear scanning'),
     scope="strategy",
     applies=lambda s, c: s.descriptor is not None and s.descriptor.chunk_kind == "object" and bool(_delta_streams(s)),
 )
@@ -108,8 +108,8 @@ def linear_deltas(subject: Subject, case: None) -> None:
     "COST-002",
     f"feeding n text-channel chunks costs under {LIMIT:.0f}x feeding n/{SPAN} (n up to {LARGE})",
     why="content text is the longest field of most streams",
-    adr="DESIGN: Buffer (feeding is linear)",
     level="should",
+    sources=('spec P3',),
     scope="strategy",
     applies=lambda s, c: s.descriptor is not None and s.descriptor.text_channel is not None,
 )

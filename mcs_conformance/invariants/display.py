@@ -10,8 +10,8 @@ from .base import Failure, Subject, check, expect_part, feed_case
     "DISPLAY-001",
     "the concatenated accumulate() deltas equal display_text, content_text(as_dict()) and the case's content text",
     why="display text is format-agnostic only if every content delta is reported, once, in order",
-    adr="Decision: Responsibilities (LLMStreamBuffer: display cursor)",
     level="must",
+    sources=('spec B5',),
     applies=lambda s, c: s.own_stream(c) and c.raises is None,
 )
 def deltas_match(subject: Subject, case: Case) -> None:

@@ -22,8 +22,8 @@ def source_for(subject: Subject, case: Case) -> object:
     "EXTRACT-001",
     "extract() returns exactly the case's calls (name, arguments, id, order; errors as errors)",
     why="a merged, dropped, reordered or leniently parsed call executes the wrong thing",
-    adr="Decision: Responsibilities (extract)",
     level="must",
+    sources=('spec C1', 'spec C2', 'spec C3', 'spec C4'),
     applies=lambda s, c: c is not None and c.expect.get("extracted_by") == s.name and c.final_message is not None,
 )
 def calls_match(subject: Subject, case: Case) -> None:

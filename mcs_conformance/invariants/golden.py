@@ -73,8 +73,8 @@ def outputs(subject: Subject, case: Case) -> dict[str, Any]:
     "GOLDEN-001",
     "the strategy's outputs for the case equal its snapshot (refresh with --snapshot-update)",
     why="a change in what a strategy returns shows up as a reviewed diff, not by surprise",
-    adr="DESIGN: The plugin (golden outputs)",
     level="must",
+    sources=("the strategy's own reviewed snapshot",),
     applies=lambda s, c: c is not None and (s.own_stream(c) or c.expect.get("claimed_by") == s.name
                                             or (c.format == s.name and not c.is_stream)),
 )
@@ -161,8 +161,8 @@ def _stranger_answers(subject: Subject, message: Any) -> dict[str, Any]:
     "ToolCallRecord) equals its snapshot",
     why="error texts are part of what an author ships: a changed or emptied message shows up as a reviewed "
     "diff, not in a user's log",
-    adr="DESIGN: The plugin (golden outputs)",
     level="must",
+    sources=("the strategy's own reviewed snapshot",),
     scope="strategy",
 )
 def golden_non_messages(subject: Subject, case: None) -> None:

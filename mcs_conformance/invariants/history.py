@@ -46,8 +46,8 @@ def _native_with(s: Subject, c: Case | None, key: str) -> bool:
     "HISTORY-001",
     "result_messages validates against the format's request-side history schema",
     why="the provider rejects a continuation it cannot parse; the turn is lost",
-    adr="DESIGN: Core contracts (result_messages)",
     level="must",
+    sources=('spec per-format result_messages',),
     applies=lambda s, c: own_calls(s, c) and _history_schema(s, s.name) is not None,
 )
 def valid_request(subject: Subject, case: Case) -> None:
@@ -63,8 +63,8 @@ def valid_request(subject: Subject, case: Case) -> None:
     "every tool result's id pairs with a call in the replayed assistant turn, one result per call, "
     "in one message where the format says so",
     why="a result with a wrong or missing id is rejected by the provider or answers the wrong call",
-    adr="DESIGN: Core contracts (result_messages)",
     level="must",
+    sources=('spec per-format result_messages', 'spec C4'),
     applies=lambda s, c: own_calls(s, c) and s.descriptor is not None and "result_ids" in s.descriptor.history,
 )
 def ids_pair(subject: Subject, case: Case) -> None:
@@ -73,9 +73,9 @@ def ids_pair(subject: Subject, case: Case) -> None:
     call_ids = values(history, h["call_ids"])
     result_ids = values(history, h["result_ids"])
     want = [c.id for c in calls if c.error is None]
-    # a call that came without an id is answered under the id its replayed turn gives it
+    # a call that came without an id (none, or "") is answered under the id its replayed turn gives it
     own = set(want)
-    matched = [w if w is not None else (r if r not in own else None) for w, r in zip(want, result_ids)]
+    matched = [w if w else (r if r not in own else None) for w, r in zip(want, result_ids)]
     if len(result_ids) != len(want) or result_ids != matched:
         raise Failure("the tool results do not answer the calls one by one, in order", expected=want, actual=result_ids,
                       detail=f"history: {history}")
@@ -93,8 +93,8 @@ def ids_pair(subject: Subject, case: Case) -> None:
     "HISTORY-003",
     "thinking signatures and reasoning items of the message are replayed in the assistant turn",
     why="providers reject or degrade a tool turn whose reasoning state was dropped",
-    adr="DESIGN: Core contracts (refinements: result_messages receives the message)",
     level="must",
+    sources=('spec per-format result_messages (replayed state)',),
     applies=lambda s, c: own_unleaked_calls(s, c) and s.descriptor is not None and bool(s.descriptor.history.get("replay")),
 )
 def replayed(subject: Subject, case: Case) -> None:
@@ -111,8 +111,8 @@ def replayed(subject: Subject, case: Case) -> None:
     "HISTORY-004",
     "a call leaked as text gets a text-style continuation from the backup, not a native one",
     why="the model opened no native call id; a native tool answer would be rejected",
-    adr="The text / leak fall-through",
     level="must",
+    sources=('spec X3',),
     applies=lambda s, c: c is not None and c.expect.get("via_backup") is True and c.expect.get("claimed_by") == s.name
     and executable(c),
 )
@@ -136,9 +136,10 @@ def leak_continuation(subject: Subject, case: Case) -> None:
     "HISTORY-005",
     "the replayed assistant turn, read back by the strategy, gives the message's executable calls and text",
     why="a continuation that replays other arguments, names or text than the model produced rewrites the "
-    "conversation the model continues from",
-    adr="DESIGN: Core contracts (result_messages)",
-    level="reference",
+    "conversation the model continues from (text dropped beside tool calls: langchain-ai/langchain-google#1706, "
+    "vercel/ai PR#17371, HKUDS/nanobot PR#5783)",
+    level="should",
+    sources=('spec per-format result_messages',),
     applies=lambda s, c: _native_with(s, c, "assistant_turn"),
 )
 def reads_back(subject: Subject, case: Case) -> None:
@@ -150,8 +151,8 @@ def reads_back(subject: Subject, case: Case) -> None:
     want = [c for c in calls_view(calls) if not c["error"]]
     got = [c for c in calls_view(s.extract(turns[0])) if not c["error"]]
     for w, g in zip(want, got):
-        if w["id"] is None:  # a call that came without an id is replayed under one made up for it
-            g["id"] = None
+        if not w["id"]:  # a call that came without an id (none, or "") is replayed under one made up for it
+            g["id"] = w["id"]
     if got != want:
         raise Failure("the replayed assistant turn reads back as other calls than the message's", expected=want,
                       actual=got, detail=f"assistant turn: {turns[0]}")
@@ -170,8 +171,8 @@ _STRANGER = "call_mcs_not_in_this_message"
     "the one without an id",
     why="a driver that mixes up results between turns must hear about it, and which record was wrong; a tool "
     "answer for an id the assistant turn lacks is rejected by the provider and loses the turn",
-    adr="DESIGN: Core contracts (result_messages)",
     level="should",
+    sources=('spec P6',),
     applies=lambda s, c: _native_with(s, c, "result_ids") or (s.is_text and own_unleaked_calls(s, c)),
 )
 def stranger_refused(subject: Subject, case: Case) -> None:

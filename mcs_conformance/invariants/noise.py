@@ -19,8 +19,8 @@ def _done_index(subject: Subject, case: Case) -> int | None:
     "NOISE-001",
     "each noise chunk of the format, inserted at each place it may appear, changes nothing",
     why="pings between deltas and a usage chunk after the end crashed real parsers",
-    adr="Decision: accumulate",
     level="must",
+    sources=('spec B4', 'spec per-format noise'),
     applies=lambda s, c: s.own_stream(c) and s.descriptor is not None and bool(s.descriptor.noise),
 )
 def each_noise(subject: Subject, case: Case) -> None:
@@ -39,8 +39,8 @@ def each_noise(subject: Subject, case: Case) -> None:
     "NOISE-002",
     "random noise insertions (shrunk on failure) change nothing",
     why="noise arrives in bursts and combinations",
-    adr="Decision: accumulate",
     level="must",
+    sources=('spec B4', 'spec per-format noise'),
     applies=lambda s, c: s.own_stream(c) and s.descriptor is not None and bool(s.descriptor.noise),
     hypothesis=True,
 )

@@ -10,8 +10,8 @@ from .base import Subject, check, expect_part, feed_case, native_view
     "PARITY-001",
     "as_dict() after the whole stream equals the stream=false message (top-level mcs_* annotations aside)",
     why="the buffer is honest: it holds what the provider would have returned for stream=false",
-    adr="Decision; Consequences (the buffer is honest)",
     level="must",
+    sources=('spec B2', "spec per-format 'as_dict() key by key'"),
     applies=lambda s, c: s.own_stream(c) and "message" in c.expect and c.raises is None,
 )
 def parity(subject: Subject, case: Case) -> None:

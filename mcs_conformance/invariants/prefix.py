@@ -15,6 +15,7 @@ from .base import (
     calls_view,
     check,
     expect_part,
+    extract_unclaimed,
     feed_all,
     given_run,
     positional_prefix_violation,
@@ -27,8 +28,8 @@ from .base import (
     "cut after any chunk, the extraction axis (given buffer.done) yields no executable call that differs from "
     "the final ones; after the last chunk, extract gives exactly the case's calls",
     why="a valid-JSON prefix executed before the stream ends runs a call the model never finished",
-    adr="DESIGN: Invariants (PREFIX); BUG-CLASSES 19",
     level="should",
+    sources=('spec C6', "spec 'Where not finished lives'"),
     applies=lambda s, c: s.own_stream(c) and c.raises is None,
 )
 def stream_prefixes(subject: Subject, case: Case) -> None:
@@ -38,7 +39,7 @@ def stream_prefixes(subject: Subject, case: Case) -> None:
         # the strategy's own answer on the whole stream, when the case accepts it, is what the
         # prefixes must not contradict (the SDK's answer may stand beside the reference's)
         try:
-            whole = calls_view(subject.strategy.extract(feed_all(subject, case.chunks)[0].as_dict()))
+            whole = calls_view(extract_unclaimed(subject, feed_all(subject, case.chunks)[0].as_dict()) or [])
         except MCSError:
             return
         accepted = [calls_view(alt["calls"]) for alt in case.expect.get("accept", ()) if "calls" in alt]
@@ -56,7 +57,7 @@ def stream_prefixes(subject: Subject, case: Case) -> None:
             buf.feed(chunk)
         except MCSError:
             return
-        got = subject.strategy.extract(buf.as_dict())
+        got = extract_unclaimed(subject, buf.as_dict()) or []
         read = list(extract_calls(buf.as_dict(), alone, done=buf.done).calls) if signalled else got
         why = positional_prefix_violation(read, final)
         if why:
@@ -70,8 +71,8 @@ def stream_prefixes(subject: Subject, case: Case) -> None:
     "PREFIX-002",
     "a rendered text cut at any character yields no executable call that differs from the final ones",
     why="text codecs see every prefix of the model's output while it streams",
-    adr="DESIGN: Invariants (PREFIX)",
     level="should",
+    sources=('spec C6', 'spec C3'),
     scope="strategy",
     applies=lambda s, c: s.is_text and callable(getattr(s.strategy, "render", None)),
     hypothesis=True,

@@ -13,8 +13,8 @@ from .base import Failure, Subject, calls_view, check, feed_all, json_safe, outc
     "PURE-001",
     "feeding never mutates a chunk; as_dict() is JSON-safe after every chunk, and reading it changes nothing",
     why="clients fan one chunk out to several buffers, log it, and render the message after every chunk",
-    adr="Decision: Responsibilities (LLMStreamBuffer)",
     level="should",
+    sources=('spec B3',),
     applies=lambda s, c: s.own_stream(c),
 )
 def chunks_untouched(subject: Subject, case: Case) -> None:
@@ -51,8 +51,8 @@ def _serialized(value: object) -> str:
     "PURE-002",
     "the same stream gives the same result twice, and extraction never mutates the message",
     why="hidden state between streams or calls makes results depend on history",
-    adr="Decision: Responsibilities",
     level="must",
+    sources=('spec U1',),
     applies=lambda s, c: c is not None and (s.own_stream(c) or (not c.is_stream and c.expect.get("claimed_by") == s.name)),
 )
 def deterministic(subject: Subject, case: Case) -> None:
@@ -96,8 +96,8 @@ _READ_POINTS = 64  # fresh buffers per case at most: long streams are compared a
     "as_dict() read after every chunk equals what a fresh buffer fed the same chunks reads once, at every cut",
     why="a partial parse cached between reads shows a message that depends on how often the client rendered it, "
     "not on the stream",
-    adr="Decision: Responsibilities (LLMStreamBuffer)",
     level="must",
+    sources=('spec B3',),
     applies=lambda s, c: s.own_stream(c),
 )
 def reads_agree(subject: Subject, case: Case) -> None:

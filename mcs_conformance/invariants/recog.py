@@ -8,7 +8,7 @@ from ..corpus import Case
 from ..errors import UnrecognizedStream
 from ..generators import json_values
 from ..shapes import describe
-from .base import Failure, Subject, check, given_run
+from .base import Failure, Subject, check, given_run, part_level
 
 
 def _string_kind(subject: Subject, fmt: str | None) -> bool:
@@ -27,8 +27,8 @@ def _mine_to_refuse(subject: Subject, fmt: str | None) -> bool:
     "RECOG-001",
     "recognizes never raises and returns a bool on arbitrary JSON values",
     why="the chain asks every strategy about every shape; one that raises breaks resolution for all",
-    adr="Decision: Responsibilities (recognizes)",
     level="must",
+    sources=('spec P2',),
     scope="strategy",
     hypothesis=True,
 )
@@ -48,8 +48,8 @@ def never_raises(subject: Subject, case: None) -> None:
     "RECOG-002",
     "claims the first chunk of every stream of its format",
     why="the buffer resolves the wire strategy on the first chunk",
-    adr="Decision: Responsibilities (LLMStreamBuffer)",
     level="must",
+    sources=('spec B1',),
     applies=lambda s, c: s.own_stream(c) and bool(c.chunks),
 )
 def claims_own_chunk(subject: Subject, case: Case) -> None:
@@ -62,13 +62,15 @@ def claims_own_chunk(subject: Subject, case: Case) -> None:
     "RECOG-003",
     "claims every assembled message its cases say it claims",
     why="the driver resolves extraction on the assembled message (the second axis)",
-    adr="Two resolve axes",
     level="must",
+    sources=('spec X1',),
     applies=lambda s, c: c is not None and c.expect.get("claimed_by") == s.name and c.final_message is not None,
 )
 def claims_own_message(subject: Subject, case: Case) -> None:
     if subject.strategy.recognizes(case.final_message) is not True:
-        raise Failure("recognizes(message) is not True for a message of its own format", actual=case.final_message)
+        level, why = part_level(case, "claimed_by")
+        raise Failure("recognizes(message) is not True for a message of its own format" + (f" ({level}: {why})" if why else ""),
+                      actual=case.final_message, level=level)
 
 
 @check(
@@ -76,8 +78,8 @@ def claims_own_message(subject: Subject, case: Case) -> None:
     "claims no other format's chunks or messages (native wins; natives never overlap); a buffer over it "
     "refuses another format's stream up front",
     why="a text strategy claiming an envelope, or two natives claiming one shape, breaks 'native wins'",
-    adr="The chain reorders on match",
     level="must",
+    sources=('spec B1', 'spec B6'),
     applies=lambda s, c: c is not None
     and (
         (c.is_stream and bool(c.chunks) and _mine_to_refuse(s, c.format))
@@ -93,7 +95,9 @@ def refuses_foreign(subject: Subject, case: Case) -> None:
         _refused_up_front(subject, case.format, first)
     claimant = case.expect.get("claimed_by")
     if case.final_message is not None and _mine_to_refuse(subject, claimant) and s.recognizes(case.final_message):
-        raise Failure(f"recognizes claims a message that belongs to {claimant}", actual=case.final_message)
+        level, why = part_level(case, "claimed_by")
+        raise Failure(f"recognizes claims a message that belongs to {claimant}" + (f" ({level}: {why})" if why else ""),
+                      actual=case.final_message, level=level)
 
 
 def _refused_up_front(subject: Subject, fmt: str, first: Any) -> None:

@@ -45,8 +45,8 @@ def _scenario(draw: st.DrawFn, subject: Subject) -> tuple[list, str, list[str]]:
     "arbitrary calls, rendered, carried in each wire's text channel and re-chunked, extract back equal "
     "(their ids too, where the rendering shows them)",
     why="a codec that cannot read its own output loses calls with unicode, nesting or empty arguments",
-    adr="Two groups of strategies (text)",
     level="should",
+    sources=('spec text-json render',),
     scope="strategy",
     applies=_renders,
     hypothesis=True,

@@ -25,8 +25,8 @@ def same_outcome(subject: Subject, case: Case, chunks: list[Any], how: str) -> N
     "SPLIT-001",
     "every delta split at every character gives the same result",
     why="providers and proxies cut deltas anywhere: inside escapes, multi-byte characters, tags",
-    adr="Decision: accumulate",
     level="must",
+    sources=('spec B4',),
     applies=_has_descriptor,
 )
 def char_level(subject: Subject, case: Case) -> None:
@@ -37,8 +37,8 @@ def char_level(subject: Subject, case: Case) -> None:
     "SPLIT-002",
     "neighbouring deltas merged into one chunk give the same result",
     why="gateways coalesce chunks; a whole call can arrive in one delta",
-    adr="Decision: accumulate",
     level="must",
+    sources=('spec B4',),
     applies=_has_descriptor,
 )
 def merged_neighbours(subject: Subject, case: Case) -> None:
@@ -49,8 +49,8 @@ def merged_neighbours(subject: Subject, case: Case) -> None:
     "SPLIT-003",
     "random re-chunkings (splits and merges, shrunk on failure) give the same result",
     why="the combinations of cut points a fixed test never tries",
-    adr="Decision: accumulate",
     level="must",
+    sources=('spec B4',),
     applies=_has_descriptor,
     hypothesis=True,
 )

@@ -17,8 +17,8 @@ _METHODS = {member: len(inspect.signature(getattr(ExtractionStrategy, member)).p
     "STRUCT-001",
     "has every protocol member: name, leaks_into_text and the seven methods with their arities",
     why="the chain, buffer and driver call these members on every strategy",
-    adr="Decision: Responsibilities",
     level="must",
+    sources=('spec P1',),
     scope="strategy",
 )
 def members(subject: Subject, case: None) -> None:
@@ -48,8 +48,8 @@ def members(subject: Subject, case: None) -> None:
     "STRUCT-002",
     "returns the protocol's types on its own cases: bool, str, str|None, list[ToolCall]",
     why="a wrong type surfaces far away, in the driver, as a crash or a silent wrong answer",
-    adr="Decision: Responsibilities",
     level="must",
+    sources=('spec P4', 'spec P5'),
     applies=lambda s, c: c is not None and (c.format == s.name or c.expect.get("extracted_by") == s.name)
     and c.final_message is not None,
 )
@@ -127,8 +127,8 @@ _RETURNS = {
     "an empty object) return the protocol's type or raise ValueError, never another exception",
     why="a driver reads as_dict() before the first chunk (None) and may hand over the wrong object; it must "
     "get an answer or a clear error, never a crash from deep inside the strategy",
-    adr="Decision: Responsibilities",
     level="should",
+    sources=('spec P5',),
     scope="strategy",
 )
 def non_messages(subject: Subject, case: None) -> None:
@@ -173,8 +173,8 @@ def non_record_answers(subject: Subject, message: Any) -> dict[str, object]:
     "result_messages given a record that is no ToolCallRecord (a string, a dict) raises ValueError",
     why="a driver that passes its own result dicts must hear so at once, not meet an AttributeError from deep "
     "inside the strategy or a continuation that drops the result",
-    adr="DESIGN: Core contracts (result_messages)",
     level="reference",
+    sources=('spec P6',),
     scope="strategy",
     applies=lambda s, c: answered_message(s) is not None,
 )

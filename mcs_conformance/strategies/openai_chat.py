@@ -219,8 +219,8 @@ class OpenAIChatStrategy:
         out = [assistant]
         for k, record in enumerate(records):
             call_id = record.call.id
-            if call_id is None:
-                n = next((n for n in made if extracted[n] == record.call), None)
+            if not call_id:  # no id, or "" as the SDK's model keeps it: the call it answers has one made up
+                n = next((n for n in made if _same_idless(extracted[n], record.call)), None)
                 call_id = made.pop(n) if n is not None else None
             if call_id is None or call_id not in known:
                 raise ValueError(
@@ -229,6 +229,12 @@ class OpenAIChatStrategy:
                 )
             out.append({"role": "tool", "tool_call_id": call_id, "content": record.result})
         return out
+
+
+def _same_idless(mine: ToolCall, theirs: ToolCall) -> bool:
+    """The same call when neither carries an id (None, or "")."""
+    return not mine.id and not theirs.id and (mine.name, mine.arguments, mine.raw_arguments, mine.error) == (
+        theirs.name, theirs.arguments, theirs.raw_arguments, theirs.error)
 
 
 # -- recognition helpers ----------------------------------------------------------------------

@@ -66,9 +66,12 @@ class Strategy:
     def is_done(self, chunk: object) -> bool:
         if not isinstance(chunk, dict) or not isinstance(chunk.get("choices"), list):
             return False
+        # a length or content_filter finish reports a cut output: the turn did not complete
+        # (docs/spec.md, "Where not finished lives"; the SDK refuses to build a completion from it)
         return any(
             isinstance(c, dict) and c.get("index") == 0 and not isinstance(c.get("index"), bool)
             and isinstance(c.get("finish_reason"), str) and bool(c["finish_reason"])
+            and c["finish_reason"] not in ("length", "content_filter")
             for c in chunk["choices"]
         )
 

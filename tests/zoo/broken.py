@@ -470,7 +470,8 @@ class ChatDoneIsFinishReason(OpenAIChatStrategy):
 class ChatDoneOnFinishKey(OpenAIChatStrategy):
     """``is_done`` checks that choice 0 has a ``finish_reason`` key, not that it is set: every
     chunk has the key (``null`` until the end), so the stream is done on its first chunk.
-    Breaks DONE-001."""
+    Breaks DONE-001, and PREFIX-001: a driver that trusts ``done`` runs a half-streamed call
+    (BUG-CLASSES 19, premature finalization: vercel/ai PR#13137)."""
 
     def is_done(self, chunk):
         choices = chunk.get("choices") if isinstance(chunk, dict) else None

@@ -1,0 +1,104 @@
+"""The reference strategies, each with one deviation docs/spec.md allows: correct answers of
+another choice than the reference's, which the default gate must not fail.
+
+Each is the answer a library that follows the official SDK gives, or one the authoring guide
+allows. ``tests/zoo/test_allowed.py`` runs the suite on each and requires no failure, and the
+difference reported as such.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mcs_conformance import MalformedChunk
+from mcs_conformance.strategies import AnthropicMessagesStrategy, OpenAIChatStrategy
+
+from .broken import ChatConcatenatesNames, _ChatSteps
+
+
+class ChatRefusesOtherRoles(OpenAIChatStrategy):
+    """The reading methods raise ValueError for a message whose role is not "assistant"
+    (docs/authoring.md: answer with your type, or raise ValueError naming the problem)."""
+
+    def _check(self, message: object) -> None:
+        if isinstance(message, dict) and message.get("role") not in (None, "assistant"):
+            raise ValueError(f"{self.name}: a message of role {message.get('role')!r} is no assistant message")
+
+    def extract(self, message):
+        self._check(message)
+        return super().extract(message)
+
+    def content_text(self, message):
+        self._check(message)
+        return super().content_text(message)
+
+    def forming_name(self, message):
+        self._check(message)
+        return super().forming_name(message)
+
+
+class ChatKeepsEmptyIds(OpenAIChatStrategy):
+    """A call whose id is "" keeps it as "" (the SDK's model does; the reference reads no id)."""
+
+    def extract(self, message):
+        calls = super().extract(message)
+        entries = message.get("tool_calls") if isinstance(message, dict) else None
+        if not isinstance(entries, list):
+            return calls
+        return [replace(c, id="") if c.id is None and isinstance(e, dict) and e.get("id") == "" else c
+                for c, e in zip(calls, entries)]
+
+
+class ChatEmptyToolCallsAreNull(_ChatSteps):
+    """A delta's ``tool_calls: []`` with no call after it leaves ``tool_calls: null`` (the
+    SDK's final completion), still claimed by openai-chat (the key is there)."""
+
+    def _fold_tool_calls(self, acc, message, value, fragments):
+        if value == [] and not message.get("tool_calls"):
+            message["tool_calls"] = None
+            return
+        super()._fold_tool_calls(acc, message, value, fragments)
+
+
+class ChatClaimsObjectArguments(OpenAIChatStrategy):
+    """An assistant message whose calls carry object arguments (Ollama's shape) is claimed:
+    ADR-0001 makes the ``tool_calls`` key authoritative; its calls come back with errors."""
+
+    def recognizes(self, shape):
+        if super().recognizes(shape):
+            return True
+        return (isinstance(shape, dict) and shape.get("role") == "assistant" and isinstance(shape.get("tool_calls"), list)
+                and not {"choices", "object", "type", "delta"} & set(shape))
+
+
+class ChatAcceptsChunksTheSdkAccepts(OpenAIChatStrategy):
+    """A chunk whose wrongly typed field builds no call (role, refusal, content parts,
+    finish_reason) is left out instead of refused: the SDK folds such chunks."""
+
+    def accumulate(self, acc, chunk):
+        try:
+            return super().accumulate(acc, chunk)
+        except MalformedChunk as exc:
+            if any(field in str(exc) for field in (".role", ".refusal", ".content", "finish_reason")):
+                return ""
+            raise
+
+
+class AnthropicRefusesRestartWithMalformedChunk(AnthropicMessagesStrategy):
+    """A second message_start is refused with MalformedChunk instead of StreamError."""
+
+    def accumulate(self, acc, chunk):
+        if isinstance(chunk, dict) and chunk.get("type") == "message_start" and acc.state:
+            raise MalformedChunk(f"{self.name}: a second message_start: the stream restarted")
+        return super().accumulate(acc, chunk)
+
+
+__all__ = [
+    "AnthropicRefusesRestartWithMalformedChunk",
+    "ChatAcceptsChunksTheSdkAccepts",
+    "ChatClaimsObjectArguments",
+    "ChatConcatenatesNames",
+    "ChatEmptyToolCallsAreNull",
+    "ChatKeepsEmptyIds",
+    "ChatRefusesOtherRoles",
+]
