@@ -11,7 +11,8 @@
 #   bash scripts/implementations.sh ID ...       only these harness ids (the report keeps the
 #                                                other harnesses' last results)
 #
-# Virtualenvs live in .harness-venvs/<folder>, runs in .harness-runs/<id>/ (both git-ignored):
+# Virtualenvs live in .harness-venvs/<folder>, runs in .harness-runs/<id>/ (.harness-runs/ci/<id>/
+# for --ci; all git-ignored):
 # report.json (the suite's JSON report), versions.json, run.log. Each run is
 # `mcs-conformance check MODULE:ATTR` with CI=true (hypothesis profile ci), -n 2, GOLDEN
 # deselected (a library has no reviewed snapshots of its own), from its run folder, so the
@@ -41,6 +42,11 @@ if [ ! -x "$BASE_PY" ]; then
   "$BASE_PY" -m pip install --quiet -e ".[test]" || exit 1
 fi
 
+# the CI mode's shorter runs go to a folder of their own, so they never replace a full run's results
+RUNS=.harness-runs
+[ "$MODE" = ci ] && RUNS=.harness-runs/ci
+export MCS_HARNESS_RUNS="$ROOT/$RUNS"
+
 # folder<TAB>id<TAB>strategy, for the harnesses this mode runs
 mapfile -t ROWS < <("$BASE_PY" scripts/implementations_report.py list --mode "$MODE" "${IDS[@]}") || exit 1
 [ "${#ROWS[@]}" -gt 0 ] || { echo "error: no harness selected" >&2; exit 1; }
@@ -66,7 +72,7 @@ for row in "${ROWS[@]}"; do
       READY[$folder]=1
     fi
   fi
-  run=".harness-runs/$id"
+  run="$RUNS/$id"
   rm -rf "$run" && mkdir -p "$run"
   printf '[pytest]\n' > "$run/pytest.ini"   # the run folder is the suite's rootdir
   "$py" scripts/implementations_report.py versions --harness "$id" > "$run/versions.json" || status=1

@@ -22,6 +22,7 @@ import argparse
 import datetime as _dt
 import fnmatch
 import json
+import os
 import sys
 import tomllib
 from collections import Counter, defaultdict
@@ -32,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HARNESSES = ROOT / "harnesses"
 MANIFEST = HARNESSES / "harnesses.toml"
 FINDINGS = HARNESSES / "findings.toml"
-RUNS = ROOT / ".harness-runs"
+RUNS = Path(os.environ.get("MCS_HARNESS_RUNS") or ROOT / ".harness-runs")
 DOC = ROOT / "docs" / "implementations.md"
 FAMILY_ORDER = ("STRUCT", "RECOG", "PARITY", "SPLIT", "NOISE", "PURE", "DONE", "DISPLAY", "EXTRACT",
                 "CHAIN", "NAME", "HISTORY", "ROUNDTRIP", "PREFIX", "COST")
