@@ -238,7 +238,7 @@ class Conformance:
             failure = Failure(f"not run: {exc} (fix that first: after a time-out the suite does not call the "
                               "method again, so a hanging strategy's run ends in minutes)")
         except BaseException as exc:  # noqa: BLE001 -- sorted below: the strategy's, or the suite's own
-            failure = _strategy_failure(exc)
+            failure = _strategy_failure(exc, self.subject.strategy)
             if failure is None:
                 raise SuiteFault(
                     f"{check.id}[{label}]: the suite's own code raised {type(exc).__name__}: {exc}. This is a bug "
@@ -323,10 +323,11 @@ class Conformance:
                 f"Create them, review them and commit the folder:\n  {command} --snapshot-update")
 
 
-def _strategy_failure(exc: BaseException) -> Any:
+def _strategy_failure(exc: BaseException, strategy: Any) -> Any:
     """The failure an exception out of a check stands for, when the strategy caused it (it
-    raised it, or the buffer or hypothesis reported what it did); None when the suite's own
-    code raised it."""
+    raised it, code of its own ran when it was raised, such as a ``finish`` callback the
+    accumulator calls when the message is read, or the buffer or hypothesis reported what
+    it did); None when the suite's own code raised it."""
     import traceback
 
     from hypothesis.errors import HypothesisException
@@ -335,12 +336,35 @@ def _strategy_failure(exc: BaseException) -> Any:
     from .invariants import Failure
 
     method = raised_by_strategy(exc)
-    if method is None and not isinstance(exc, (MCSError, HypothesisException, BaseExceptionGroup)):
+    own_code = method is None and _ran_strategy_code(exc, strategy)
+    if method is None and not own_code and not isinstance(exc, (MCSError, HypothesisException, BaseExceptionGroup)):
         return None
     tb = traceback.extract_tb(exc.__traceback__)
     where = "".join(traceback.format_list(tb[-3:])) if tb else ""
-    who = f"the strategy's {method}" if method else "the strategy"
+    who = f"the strategy's {method}" if method else ("the strategy's code" if own_code else "the strategy")
     return Failure(f"{who} raised {type(exc).__name__}: {exc}", detail=f"most recent calls:\n{where}".rstrip())
+
+
+def _ran_strategy_code(exc: BaseException, strategy: Any) -> bool:
+    """Does the traceback of ``exc`` (or of an exception it came from) pass through a module
+    that defines the strategy's class or one of its bases?"""
+    import inspect
+    import sys
+    import traceback
+
+    inner = getattr(strategy, "__dict__", {}).get("_mcs_inner", strategy)
+    files = set()
+    for cls in inspect.getmro(type(inner)):
+        module = sys.modules.get(cls.__module__)
+        if cls is not object and getattr(module, "__file__", None):
+            files.add(os.path.realpath(module.__file__))
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if any(os.path.realpath(frame.filename) in files for frame in traceback.extract_tb(exc.__traceback__)):
+            return True
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return False
 
 
 class SuiteCollector(pytest.Collector):

@@ -24,4 +24,7 @@ run "$PY" -m pytest -n 2 -q -p no:cacheprovider tests
 for strategy in OpenAIChatStrategy OpenAIResponsesStrategy AnthropicMessagesStrategy TextStrategy; do
   run "$PY" -m pytest -n 2 -q -p no:cacheprovider --mcs-only --mcs-strategy="mcs_conformance.strategies:$strategy"
 done
+# the official SDK accumulators as strategies (harnesses/sdk), and the committed
+# docs/implementations.md names every harness of harnesses/
+run bash scripts/implementations.sh --ci
 exit $status

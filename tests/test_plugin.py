@@ -928,3 +928,34 @@ def test_corpus_and_gate_can_live_in_the_pyproject_table(pytester: pytest.Pytest
     pytester.makepyprojecttoml('[tool.mcs-conformance]\ncorpus = "corpus"\ngate = "strict"\n')
     bad = run(pytester, "--mcs-strategy=brokenstrats:DropLast", "--mcs-only")
     assert bad.ret == USAGE_ERROR and "gate must be one of must, should, reference" in bad.stderr.str()
+
+
+FINISH_RAISES = '''
+from mcs_conformance.strategies import TextStrategy
+
+
+class FinishRaises(TextStrategy):
+    """Grows the text with a finish callback that raises when the message is read."""
+
+    def accumulate(self, acc, chunk):
+        if acc.root is None:
+            acc.root = {"text": ""}
+        acc.append(acc.root, "text", chunk, self._finish)
+        return chunk
+
+    @staticmethod
+    def _finish(text):
+        raise KeyError("the finish callback broke")
+'''
+
+
+def test_an_exception_of_the_strategys_own_callback_is_the_strategys(pytester: pytest.Pytester) -> None:
+    """A finish callback runs when the message is read, outside every strategy method: its
+    exception is still the strategy's failure, not a bug of the suite."""
+    make_project(pytester)
+    pytester.makepyfile(finishraises=FINISH_RAISES)
+    result = run(pytester, "--mcs-strategy=finishraises:FinishRaises", "--mcs-only", "--mcs-corpus=corpus",
+                 f"--mcs-case={CASE_ID}", "--mcs-check=DISPLAY-001")
+    assert outcomes(result) == {item("DISPLAY-001"): "FAILED"}
+    text = result.stdout.str()
+    assert "the strategy's code raised KeyError" in text and "bug in mcs-conformance" not in text

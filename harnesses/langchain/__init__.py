@@ -1,0 +1,1 @@
+"""LangChain (langchain-openai + langchain-core) as an openai-chat strategy."""

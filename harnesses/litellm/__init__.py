@@ -1,0 +1,1 @@
+"""litellm (stream_chunk_builder) as an openai-chat strategy."""

@@ -1,0 +1,1 @@
+"""The upstream MCS Python driver (mcs-driver-core) as a text-json strategy."""

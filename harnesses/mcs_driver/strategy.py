@@ -1,0 +1,121 @@
+"""mcs-driver-core's JSON text codec as a ``text-json`` strategy.
+
+mcs-driver-core does the work: a message's text goes to ``TextExtractionStrategy`` over the
+default codec, ``PromptStrategy.default()`` (``JsonPromptStrategy`` with the bundled
+``default_json.toml``: its healing rules, then ``re.search(r"\\{.*\\}", text, re.S)`` and
+``json.loads``, the ``tool`` / ``name`` aliases), which returns one ``(tool_name,
+arguments)`` or ``None``. The continuation is what ``BaseDriver.process_llm_response``
+returns in ``DriverResponse.messages`` after executing the call.
+
+Glue choices (everything the adapter decides itself):
+
+* Recognition: a ``str``, or a dict whose ``content`` is a string and that has none of the
+  envelope keys of native formats (``tool_calls``, ``function_call``, ``type``, ``object``,
+  ``choices``, ``output``): the shapes ``TextExtractionStrategy.extract`` reads. The driver
+  itself never claims (it is the fallback), so some rule had to be written.
+* Reassembly: the driver has no stream accumulator (``ToolCallSignaling`` is an abstract
+  mixin), so ``str`` chunks are concatenated (``Accumulator.append``); anything else is a
+  ``MalformedChunk``; ``is_done`` is always false (a text stream ends with its transport).
+* ``extract``: ``None`` is no call; ``(name, arguments)`` is one call without an id. The
+  codec has no notion of a broken call; arguments that are not a JSON object (the codec
+  passes any JSON value through) make the call carry ``error`` rather than be executable.
+  Exceptions the codec raises are not caught.
+* ``forming_name``: the driver has no such method; the name of the call ``extract`` finds in
+  the text so far, else ``None``.
+* ``result_messages``: a one-tool ``BaseDriver`` subclass whose ``list_tools`` offers the
+  recorded call's name and whose ``execute_tool`` returns the record's result runs
+  ``process_llm_response`` on the message and returns its ``messages``. The driver executes
+  one call per response: a record whose call is not the one ``extract`` finds, or a second
+  record, is refused with ``ValueError``; with no record the continuation is empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from mcs.driver.core import BaseDriver, PromptStrategy
+from mcs.driver.core.extraction_strategy import TextExtractionStrategy
+from mcs.driver.core.mcs_tool_driver_interface import Tool
+
+from mcs_conformance import Accumulator, MalformedChunk, ToolCall, ToolCallRecord, require_records
+
+__all__ = ["MCSDriverTextStrategy"]
+
+_WHO = "mcs-driver-core"
+_ENVELOPE = frozenset({"tool_calls", "function_call", "type", "object", "choices", "output"})
+
+
+class _ReplayDriver(BaseDriver):
+    """A driver with one tool whose result is the record's."""
+
+    def __init__(self, record: ToolCallRecord) -> None:
+        super().__init__()
+        self._record = record
+
+    def list_tools(self) -> list[Tool]:
+        return [Tool(name=self._record.call.name, description="the recorded call")]
+
+    def execute_tool(self, tool_name: str, arguments: dict[str, Any]) -> Any:
+        return self._record.result
+
+
+class MCSDriverTextStrategy:
+    name = "text-json"
+    leaks_into_text = False
+
+    def __init__(self) -> None:
+        self._extractor = TextExtractionStrategy(PromptStrategy.default())
+
+    def recognizes(self, shape: object) -> bool:
+        try:
+            if isinstance(shape, str):
+                return True
+            return (isinstance(shape, dict) and isinstance(shape.get("content"), str)
+                    and not any(k in shape for k in _ENVELOPE))
+        except Exception:
+            return False
+
+    def accumulate(self, acc: Accumulator, chunk: object) -> str:
+        if not isinstance(chunk, str):
+            raise MalformedChunk(f"{_WHO}: a text stream carries str chunks, got {type(chunk).__name__}")
+        acc.append(None, None, chunk)
+        return chunk
+
+    def is_done(self, chunk: object) -> bool:
+        return False
+
+    def content_text(self, message: object) -> str:
+        if isinstance(message, str):
+            return message
+        if message is None:
+            return ""
+        if isinstance(message, dict) and isinstance(message.get("content"), str):
+            return message["content"]
+        raise ValueError(f"{_WHO}: cannot read text from {type(message).__name__}")
+
+    def extract(self, message: object) -> list[ToolCall]:
+        text = self.content_text(message)
+        found = self._extractor.extract(text)
+        if found is None:
+            return []
+        name, arguments = found
+        if not isinstance(arguments, dict):
+            return [ToolCall(name=str(name), error=f"arguments are a JSON {type(arguments).__name__}, not an object")]
+        return [ToolCall(name=str(name), arguments=arguments)]
+
+    def forming_name(self, message: object) -> str | None:
+        calls = self.extract(message)
+        return calls[0].name or None if calls else None
+
+    def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
+        text = self.content_text(message)
+        records = require_records(records, _WHO)
+        if not records:
+            return []
+        calls = self.extract(text)
+        if len(records) > 1 or not calls or records[0].call != calls[0]:
+            raise ValueError(f"{_WHO}: the driver answers the one call it finds in the message "
+                             f"({calls[0].name if calls else 'none'!r}); got {len(records)} record(s) "
+                             f"for {[r.call.name for r in records]}")
+        return list(_ReplayDriver(records[0]).process_llm_response(text).messages)

@@ -1,0 +1,1 @@
+"""pydantic-ai (OpenAIChatModel's streamed response) as an openai-chat strategy."""

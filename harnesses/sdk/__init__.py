@@ -1,0 +1,1 @@
+"""The official SDKs' own stream accumulators, each wrapped as a strategy: the baseline."""

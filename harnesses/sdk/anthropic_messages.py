@@ -1,0 +1,201 @@
+"""The anthropic SDK's (beta) ``accumulate_event`` as an ``anthropic-messages`` strategy.
+
+The SDK does the accumulating: every event goes to
+``anthropic.lib.streaming._beta_messages.accumulate_event`` (the accumulator behind
+``client.beta.messages.stream(...).get_final_message()``; the beta one keeps block types the
+plain one turns into text), with its ``json_bufs`` for the tool inputs. The message is the
+SDK's snapshot, ``to_dict(mode="json")``.
+
+Glue choices (everything the adapter decides itself):
+
+* The snapshot is converted at read time only (``_glue.lazy_root``). Keys the SDK adds that
+  were never on the wire are removed: ``stop_reason``, ``stop_sequence`` and ``stop_details``
+  when ``None`` and carried neither by ``message_start.message`` nor by a
+  ``message_delta.delta`` (every ``message_delta`` assigns all three).
+* An exception ``accumulate_event`` raises is re-raised as ``MalformedChunk`` with its text
+  escaped: a lone surrogate in an exception's text (the SDK's ``UnicodeEncodeError`` on
+  surrogate halves) crashes pytest-xdist's transport and with it the whole run.
+* An ``error`` event raises ``StreamError`` (the SDK's ``Stream`` raises ``APIStatusError``
+  for it before the accumulator sees it); ``"[DONE]"`` is skipped; ``is_done`` is true on
+  ``message_stop``; the text of ``text_delta`` events is the display text.
+* Recognition: a dict whose ``type`` is one of the stream's event types (an ``error`` only
+  without the ``sequence_number`` / top-level ``message`` / ``code`` of OpenAI's Responses
+  error event), or an assistant message (``type: "message"``, ``role: "assistant"``, a
+  ``content`` list) that is no OpenAI Responses message item (those carry ``status`` and
+  ``output_text`` / ``input_text`` / ``refusal`` parts).
+* ``extract``: the message read as the SDK's ``BetaMessage`` model; each ``tool_use`` block
+  (``server_tool_use`` / ``mcp_tool_use`` are run by the provider and not returned) is a
+  call with its ``id``, ``name`` and ``input``. A call carries ``error`` when its input is
+  not an object, its name or id is no non-empty string (the SDK's ``construct`` does not
+  validate them), when the message has no ``stop_reason`` yet (``get_final_message`` is only
+  available after ``message_stop``), or when it is the last block of a message cut by
+  ``max_tokens``.
+* ``content_text``: the ``text`` blocks joined; ``forming_name``: the first ``tool_use``
+  block's name.
+* ``result_messages``: as Anthropic's tool-use docs show: the assistant turn with the
+  message's ``content`` (``None`` values dropped; left out what the API refuses: empty text
+  blocks, ``tool_use`` blocks without a string id and name; an input that is no object is
+  sent as ``{}``), then one user message with a
+  ``tool_result`` block per record (``is_error`` when the record says so). A record whose
+  id is no ``tool_use`` block of the message is refused with ``ValueError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import httpx2
+from anthropic._models import construct_type
+from anthropic.lib.streaming._beta_messages import accumulate_event
+from anthropic.types.beta import BetaMessage
+
+from mcs_conformance import Accumulator, MalformedChunk, StreamError, ToolCall, ToolCallRecord, require_records
+
+from .. import _glue
+
+__all__ = ["AnthropicSDKStrategy"]
+
+_WHO = "anthropic accumulate_event"
+_EVENTS = frozenset({"message_start", "content_block_start", "content_block_delta", "content_block_stop",
+                     "message_delta", "message_stop", "ping", "error"})
+_ASSIGNED = ("stop_reason", "stop_sequence", "stop_details")
+_RESPONSES_PARTS = frozenset({"output_text", "input_text", "refusal", "summary_text"})
+
+
+class AnthropicSDKStrategy:
+    name = "anthropic-messages"
+    leaks_into_text = True
+
+    def recognizes(self, shape: object) -> bool:
+        try:
+            if not isinstance(shape, dict):
+                return False
+            kind = shape.get("type")
+            if kind == "error":  # OpenAI's Responses error event has the same type, with these keys
+                return not any(k in shape for k in ("sequence_number", "message", "code"))
+            if kind in _EVENTS:
+                return True
+            content = shape.get("content")
+            return (shape.get("type") == "message" and shape.get("role") == "assistant"
+                    and isinstance(content, list) and "status" not in shape
+                    and not any(isinstance(b, dict) and b.get("type") in _RESPONSES_PARTS for b in content))
+        except Exception:
+            return False
+
+    def is_done(self, chunk: object) -> bool:
+        return isinstance(chunk, dict) and chunk.get("type") == "message_stop"
+
+    def accumulate(self, acc: Accumulator, chunk: object) -> str:
+        state = acc.state
+        if "bufs" not in state:
+            state.update(snapshot=None, bufs={}, headers=httpx2.Headers(), on_wire=set())
+        if isinstance(chunk, str) and chunk.strip() == "[DONE]":
+            return ""
+        if not isinstance(chunk, dict):
+            raise MalformedChunk(f"{_WHO}: an event is a JSON object, got {type(chunk).__name__}")
+        if chunk.get("type") == "error":
+            raise StreamError(f"{_WHO}: the provider reported an error in the stream: {chunk.get('error')!r}",
+                              payload=chunk)
+        source = chunk.get("message") if chunk.get("type") == "message_start" else None
+        source = chunk.get("delta") if chunk.get("type") == "message_delta" else source
+        if isinstance(source, dict):
+            state["on_wire"].update(source)
+        try:
+            state["snapshot"] = accumulate_event(event=chunk, current_snapshot=state["snapshot"],
+                                                 json_bufs=state["bufs"], request_headers=state["headers"])
+        except Exception as exc:  # the SDK refuses the event; its text may hold a lone surrogate
+            raise MalformedChunk(f"{_WHO} raised {type(exc).__name__}: {ascii(str(exc))[1:-1]}") from exc
+        _glue.lazy_root(acc, lambda: _render(state))
+        delta = chunk.get("delta") if chunk.get("type") == "content_block_delta" else None
+        if isinstance(delta, dict) and delta.get("type") == "text_delta" and isinstance(delta.get("text"), str):
+            return delta["text"]
+        return ""
+
+    def extract(self, message: object) -> list[ToolCall]:
+        model = _model(message, "extract")
+        blocks = list(model.content or [])
+        out = []
+        for i, block in enumerate(blocks):
+            if getattr(block, "type", None) != "tool_use":
+                continue
+            data = getattr(block, "input", None)
+            name, call_id = getattr(block, "name", None), getattr(block, "id", None)
+            error = None if isinstance(data, dict) else f"input is {type(data).__name__}, not an object"
+            if error is None and not (isinstance(name, str) and name):
+                error = "the tool_use block has no name"
+            if error is None and not (isinstance(call_id, str) and call_id):
+                error = "the tool_use block has no string id, so no tool_result can answer it"
+            if error is None and model.stop_reason is None:
+                error = "the stream has not finished (no stop_reason)"
+            if error is None and model.stop_reason == "max_tokens" and i == len(blocks) - 1:
+                error = "the message was cut by max_tokens inside this block"
+            out.append(ToolCall(name=name if isinstance(name, str) else "", arguments=data if isinstance(data, dict) else {},
+                                id=call_id if isinstance(call_id, str) else None, error=error))
+        return out
+
+    def content_text(self, message: object) -> str:
+        model = _model(message, "content_text")
+        return "".join(getattr(b, "text", "") or "" for b in model.content or [] if getattr(b, "type", None) == "text")
+
+    def forming_name(self, message: object) -> str | None:
+        content = message.get("content") if isinstance(message, dict) else None
+        for block in content if isinstance(content, list) else ():
+            if isinstance(block, dict) and block.get("type") == "tool_use":
+                name = block.get("name")
+                return name if isinstance(name, str) and name else None
+        return None
+
+    def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list):
+            raise ValueError(f"{_WHO}: not an assembled message (no content list)")
+        records = require_records(records, _WHO)
+        blocks = [_replayed(b) for b in content if isinstance(b, dict) and _replayable(b)]
+        ids = [b.get("id") for b in blocks if b.get("type") == "tool_use"]
+        results = []
+        for n, record in enumerate(records):
+            if record.call.id is None or record.call.id not in ids:
+                raise ValueError(f"{_WHO}: record {n} answers id {record.call.id!r}, which is no tool_use block "
+                                 f"of the message (its ids: {ids})")
+            result = {"type": "tool_result", "tool_use_id": record.call.id, "content": record.result}
+            if record.is_error:
+                result["is_error"] = True
+            results.append(result)
+        out = [{"role": "assistant", "content": blocks}]
+        if results:
+            out.append({"role": "user", "content": results})
+        return out
+
+
+def _replayable(block: dict) -> bool:
+    """Blocks the API accepts back: no empty text block, no tool_use without string id and name."""
+    if block.get("type") == "text":
+        return bool(block.get("text"))
+    if block.get("type") == "tool_use":
+        return all(isinstance(block.get(k), str) and block[k] for k in ("id", "name"))
+    return True
+
+
+def _replayed(block: dict) -> dict:
+    out = {k: v for k, v in block.items() if v is not None}
+    if out.get("type") == "tool_use" and not isinstance(out.get("input"), dict):
+        out["input"] = {}  # the API takes an object only; such a call was never executable
+    return out
+
+
+def _render(state: dict) -> Any:
+    snapshot = state["snapshot"]
+    if snapshot is None:
+        return None
+    message = snapshot.to_dict(mode="json", warnings=False)
+    for key in _ASSIGNED:
+        if key not in state["on_wire"] and key in message and message[key] is None:
+            del message[key]
+    return message
+
+
+def _model(message: object, what: str) -> Any:
+    if not isinstance(message, dict):
+        raise ValueError(f"{_WHO}.{what}: expects a message dict, got {type(message).__name__}")
+    return construct_type(type_=BetaMessage, value=message)

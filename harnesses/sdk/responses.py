@@ -1,0 +1,223 @@
+"""The openai SDK's ``ResponseStreamState`` as an ``openai-responses`` strategy.
+
+The SDK does the accumulating: every event goes to ``ResponseStreamState.handle_event`` as
+the SDK's own ``ResponseStreamEvent`` model (``construct_type``). The message is the
+``response`` of the ``response.completed`` / ``response.incomplete`` event it emits; before
+one, the SDK's in-progress snapshot.
+
+Glue choices (everything the adapter decides itself):
+
+* The message is converted at read time only (``_glue.lazy_root``), ``to_dict(mode="json")``,
+  with the keys the SDK adds that were never on the wire removed: ``output_parsed``,
+  ``parsed_arguments`` on items, ``parsed`` on content parts.
+* Before a completion event the message is the SDK's private snapshot
+  (``_ResponseStreamState__current_snapshot``), its ``output`` rebuilt from the SDK's items
+  (``_output_items``, finished ones from ``_completed_output``): the SDK exposes no public
+  partial response, and the suite reads messages mid-stream.
+* An ``error`` or ``response.failed`` event raises ``StreamError`` (the SDK's ``Stream``
+  raises ``APIError`` for ``error``; ``response.failed`` ends the response without output).
+  ``"[DONE]"`` is skipped; ``is_done`` is true on ``response.completed``,
+  ``response.incomplete``; the ``delta`` of ``response.output_text.delta`` is display text,
+  and when an event that carries a snapshot (``*.done``, ``response.created``, the
+  completion) leaves the message's output text longer than the text shown so far, the
+  missing tail is returned as display text (the display contract of the protocol: the
+  deltas add up to ``content_text``).
+* Recognition: a dict whose ``type`` starts with ``response.``, an ``error`` event with a
+  ``sequence_number`` or a top-level ``message`` / ``code`` (Anthropic's ``error`` event
+  has none of them), or a response object (``object: "response"``).
+* ``extract``: the message read as the SDK's ``Response`` model (a dict with an ``output``
+  list, else ``ValueError``); each ``function_call`` item is a call (``call_id``, ``name``,
+  ``arguments`` parsed by ``_glue.parse_arguments``), each ``custom_tool_call`` one with
+  ``{"input": input}``. A call carries ``error`` when its ``status`` is not ``completed``,
+  its name or ``call_id`` is no non-empty string (no result could answer it), or a custom
+  call's input is no string (the SDK's ``construct`` does not validate these).
+  ``content_text`` is the SDK's ``Response.output_text``; where that property stops at an
+  item of no known shape (``AttributeError`` / ``TypeError``), the same join done by the
+  glue, skipping such items.
+* ``result_messages``: as OpenAI's function-calling docs show: the response's ``output``
+  items (``None`` values dropped; call items without a string name, ``call_id`` and
+  ``arguments`` / ``input``, which the API refuses, left out), then a
+  ``function_call_output`` (``custom_tool_call_output``
+  for custom tools) per record; a record whose ``call_id`` is not in the output is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from openai import omit
+from openai._models import construct_type
+from openai.lib.streaming.responses import ResponseStreamState
+from openai.types.responses import Response, ResponseStreamEvent
+
+from mcs_conformance import Accumulator, MalformedChunk, StreamError, ToolCall, ToolCallRecord, require_records
+
+from .. import _glue
+
+__all__ = ["OpenAIResponsesSDKStrategy"]
+
+_WHO = "openai ResponseStreamState"
+_FINAL = ("response.completed", "response.incomplete")
+_TEXT_SNAPSHOTS = frozenset({"response.output_text.done", "response.content_part.done", "response.output_item.done",
+                             "response.created", *_FINAL})
+
+
+class OpenAIResponsesSDKStrategy:
+    name = "openai-responses"
+    leaks_into_text = True
+
+    def recognizes(self, shape: object) -> bool:
+        try:
+            if not isinstance(shape, dict):
+                return False
+            kind = shape.get("type")
+            if isinstance(kind, str) and kind.startswith("response."):
+                return True
+            if kind == "error" and any(k in shape for k in ("sequence_number", "message", "code")):
+                return True
+            return shape.get("object") == "response"
+        except Exception:
+            return False
+
+    def is_done(self, chunk: object) -> bool:
+        return isinstance(chunk, dict) and chunk.get("type") in _FINAL
+
+    def accumulate(self, acc: Accumulator, chunk: object) -> str:
+        state = acc.state
+        if "sdk" not in state:
+            state.update(sdk=ResponseStreamState(input_tools=omit, text_format=omit), final=None, shown=[])
+        if isinstance(chunk, str) and chunk.strip() == "[DONE]":
+            return ""
+        if not isinstance(chunk, dict):
+            raise MalformedChunk(f"{_WHO}: an event is a JSON object, got {type(chunk).__name__}")
+        if chunk.get("type") in ("error", "response.failed"):
+            raise StreamError(f"{_WHO}: the provider reported an error in the stream: {chunk.get('type')}",
+                              payload=chunk)
+        for out in state["sdk"].handle_event(construct_type(type_=ResponseStreamEvent, value=chunk)):
+            if getattr(out, "type", None) in _FINAL:
+                state["final"] = out.response
+        _glue.lazy_root(acc, lambda: _render(state))
+        kind = chunk.get("type")
+        if kind == "response.output_text.delta" and isinstance(chunk.get("delta"), str):
+            state["shown"].append(chunk["delta"])
+            return chunk["delta"]
+        if kind in _TEXT_SNAPSHOTS:  # a snapshot may hold text the deltas never delivered
+            shown, text = "".join(state["shown"]), _output_text(_render(state) or {})
+            if len(text) > len(shown) and text.startswith(shown):
+                state["shown"] = [text]
+                return text[len(shown):]
+        return ""
+
+    def extract(self, message: object) -> list[ToolCall]:
+        out = []
+        for item in _model(message, "extract").output or []:
+            kind = getattr(item, "type", None)
+            if kind == "function_call":
+                raw = getattr(item, "arguments", None)
+                arguments, error = _glue.parse_arguments(raw)
+            elif kind == "custom_tool_call":
+                raw = getattr(item, "input", None)
+                arguments, error = {"input": raw}, None
+            else:
+                continue
+            if kind == "custom_tool_call" and not isinstance(raw, str):
+                arguments, error = {}, f"input is {type(raw).__name__}, not a string"
+            status = getattr(item, "status", None) or "completed"
+            if error is None and status != "completed":
+                error = f"the call item's status is {status!r}"
+            name, call_id = getattr(item, "name", None), getattr(item, "call_id", None)
+            if error is None and not (isinstance(name, str) and name):
+                error = "the call has no name"
+            if error is None and not (isinstance(call_id, str) and call_id):
+                error = "the call has no call_id, so no result can answer it"
+            out.append(ToolCall(name=name if isinstance(name, str) else "", arguments=arguments,
+                                id=call_id if isinstance(call_id, str) else None,
+                                raw_arguments=raw if isinstance(raw, str) else None, error=error))
+        return out
+
+    def content_text(self, message: object) -> str:
+        model = _model(message, "content_text")
+        try:
+            return model.output_text
+        except (AttributeError, TypeError):  # the SDK's property stops at an item of no known shape
+            return _output_text(message)
+
+    def forming_name(self, message: object) -> str | None:
+        output = message.get("output") if isinstance(message, dict) else None
+        for item in output if isinstance(output, list) else ():
+            if isinstance(item, dict) and item.get("type") in ("function_call", "custom_tool_call"):
+                name = item.get("name")
+                return name if isinstance(name, str) and name else None
+        return None
+
+    def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
+        output = message.get("output") if isinstance(message, dict) else None
+        if not isinstance(output, list):
+            raise ValueError(f"{_WHO}: not a response object (no output list)")
+        records = require_records(records, _WHO)
+        items = [{k: v for k, v in i.items() if v is not None} for i in output
+                 if isinstance(i, dict) and not _unanswerable(i)]
+        kinds = {i.get("call_id"): i.get("type") for i in items if i.get("type") in ("function_call", "custom_tool_call")}
+        out = list(items)
+        for n, record in enumerate(records):
+            if record.call.id is None or record.call.id not in kinds:
+                raise ValueError(f"{_WHO}: record {n} answers call_id {record.call.id!r}, which is no call of the "
+                                 f"response (its call_ids: {list(kinds)})")
+            out.append({"type": f"{kinds[record.call.id]}_output", "call_id": record.call.id, "output": record.result})
+        return out
+
+
+def _output_text(message: dict) -> str:
+    """What ``Response.output_text`` joins (the ``output_text`` parts of message items),
+    skipping items and parts of no known shape."""
+    return "".join(
+        part["text"]
+        for item in message.get("output") or () if isinstance(item, dict) and item.get("type") == "message"
+        for part in item.get("content") or () if isinstance(part, dict) and part.get("type") == "output_text"
+        and isinstance(part.get("text"), str)
+    )
+
+
+def _unanswerable(item: dict) -> bool:
+    """A call item the API would refuse in ``input``: its name, call_id, arguments (function)
+    or input (custom) is no string."""
+    kind = item.get("type")
+    if kind not in ("function_call", "custom_tool_call"):
+        return False
+    payload = item.get("arguments") if kind == "function_call" else item.get("input")
+    return not (isinstance(item.get("name"), str) and item["name"] and isinstance(item.get("call_id"), str)
+                and item["call_id"] and isinstance(payload, str))
+
+
+def _render(state: dict) -> Any:
+    if state["final"] is not None:
+        return _strip(state["final"].to_dict(mode="json", warnings=False))
+    sdk = state["sdk"]
+    snapshot = getattr(sdk, "_ResponseStreamState__current_snapshot", None)
+    if snapshot is None:
+        return None
+    message = snapshot.to_dict(mode="json", warnings=False)
+    items = dict(getattr(sdk, "_output_items", {}))
+    items.update(getattr(sdk, "_completed_output", {}))
+    if items:
+        message["output"] = [items[i].to_dict(mode="json", warnings=False) for i in sorted(items)]
+    return _strip(message)
+
+
+def _strip(message: dict) -> dict:
+    message.pop("output_parsed", None)
+    for item in message.get("output") or []:
+        if isinstance(item, dict):
+            item.pop("parsed_arguments", None)
+            for part in item.get("content") or []:
+                if isinstance(part, dict):
+                    part.pop("parsed", None)
+    return message
+
+
+def _model(message: object, what: str) -> Any:
+    if not isinstance(message, dict) or not isinstance(message.get("output"), list):
+        raise ValueError(f"{_WHO}.{what}: expects a response object with an output list, got "
+                         f"{type(message).__name__}")
+    return construct_type(type_=Response, value=message)

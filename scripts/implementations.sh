@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The implementations report: run the conformance suite on every harness in harnesses/ and
+# write docs/implementations.md.
+#
+#   bash scripts/implementations.sh              every harness, each folder in its own virtualenv
+#   bash scripts/implementations.sh --ci         only the harnesses marked ci = true, in the
+#                                                project's virtualenv ($MCS_VENV or .venv),
+#                                                without COST and the random SPLIT-003 and
+#                                                NOISE-002 (the slow part), then check that the
+#                                                committed report names every harness (no rewrite)
+#   bash scripts/implementations.sh ID ...       only these harness ids (the report keeps the
+#                                                other harnesses' last results)
+#
+# Virtualenvs live in .harness-venvs/<folder>, runs in .harness-runs/<id>/ (.harness-runs/ci/<id>/
+# for --ci; all git-ignored):
+# report.json (the suite's JSON report), versions.json, run.log. Each run is
+# `mcs-conformance check MODULE:ATTR` with CI=true (hypothesis profile ci), -n 2, GOLDEN
+# deselected (a library has no reviewed snapshots of its own), from its run folder, so the
+# suite's rootdir, snapshots and counterexamples stay there.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+export CI=true
+MODE=all
+IDS=()
+# anthropic-messages/syn-surrogate-halves-in-separate-deltas: a failure report on it holds lone
+# surrogates, which pytest-xdist cannot send between processes (UnicodeEncodeError in execnet:
+# INTERNALERROR, the whole run stops); left out until the suite escapes its failure texts
+SKIP="not syn-surrogate-halves-in-separate-deltas"
+SELECT="not GOLDEN and $SKIP"
+for arg in "$@"; do
+  case "$arg" in
+    --ci) MODE=ci; SELECT="not GOLDEN and not COST and not SPLIT-003 and not NOISE-002 and $SKIP" ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) IDS+=("$arg") ;;
+  esac
+done
+
+BASE_PY="${MCS_VENV:-.venv}/bin/python"
+if [ ! -x "$BASE_PY" ]; then
+  python3 -m venv "${MCS_VENV:-.venv}" || exit 1
+  "$BASE_PY" -m pip install --quiet -e ".[test]" || exit 1
+fi
+
+# the CI mode's shorter runs go to a folder of their own, so they never replace a full run's results
+RUNS=.harness-runs
+[ "$MODE" = ci ] && RUNS=.harness-runs/ci
+export MCS_HARNESS_RUNS="$ROOT/$RUNS"
+
+# folder<TAB>id<TAB>strategy, for the harnesses this mode runs
+mapfile -t ROWS < <("$BASE_PY" scripts/implementations_report.py list --mode "$MODE" "${IDS[@]}") || exit 1
+[ "${#ROWS[@]}" -gt 0 ] || { echo "error: no harness selected" >&2; exit 1; }
+
+status=0
+declare -A READY=()
+start_all=$(date +%s)
+for row in "${ROWS[@]}"; do
+  IFS=$'\t' read -r folder id strategy <<<"$row"
+  if [ "$MODE" = ci ]; then
+    py="$BASE_PY"
+  else
+    venv=".harness-venvs/$folder"
+    py="$venv/bin/python"
+    if [ -z "${READY[$folder]:-}" ]; then
+      echo "== $folder: virtualenv $venv"
+      [ -x "$py" ] || python3 -m venv "$venv" || exit 1
+      "$py" -m pip install --quiet --upgrade pip >/dev/null 2>&1
+      if ! "$py" -m pip install --quiet -e . "pytest-xdist>=3.5" -r "harnesses/$folder/requirements.txt" > "$venv.install.log" 2>&1; then
+        echo "error: cannot install harnesses/$folder/requirements.txt (see $venv.install.log)" >&2
+        status=1; continue
+      fi
+      READY[$folder]=1
+    fi
+  fi
+  run="$RUNS/$id"
+  rm -rf "$run" && mkdir -p "$run"
+  printf '[pytest]\n' > "$run/pytest.ini"   # the run folder is the suite's rootdir
+  "$py" scripts/implementations_report.py versions --harness "$id" > "$run/versions.json" || status=1
+  echo "== $id: $strategy"
+  t0=$(date +%s)
+  (cd "$run" && PYTHONPATH="$ROOT" "$ROOT/$py" -m mcs_conformance.cli check "$strategy" \
+      --report report.json -n 2 -q -p no:cacheprovider -k "$SELECT" --mcs-timeout=60 \
+      > run.log 2>&1)
+  rc=$?
+  echo "   pytest exit $rc in $(( $(date +%s) - t0 )) s ($(tail -n 1 "$run/run.log"))"
+  # 0: everything passed, 1: some checks failed (that is the finding); anything else is a crash
+  if [ "$rc" -gt 1 ] || [ ! -s "$run/report.json" ]; then
+    echo "error: the suite did not run on $id (exit $rc); see $run/run.log" >&2
+    status=1
+  fi
+done
+echo "== all runs: $(( $(date +%s) - start_all )) s"
+
+if [ "$MODE" = ci ]; then
+  "$BASE_PY" scripts/implementations_report.py check || status=1
+else
+  "$BASE_PY" scripts/implementations_report.py write || status=1
+fi
+exit $status
