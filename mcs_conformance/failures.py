@@ -208,7 +208,10 @@ def describe_failure(conf: Any, check: Any, label: str, case: Any, failure: Any,
 
 def write_counterexample(conf: Any, check: Any, case: Any, failure: Any) -> Path | None:
     """Save a shrunk failing stream as a schema-valid case file; None when there is none to save."""
-    if case is None or failure.chunks is None or check.family not in _REWRITES_STREAM or failure.chunks == case.chunks:
+    derived = getattr(failure, "derived", None)  # a stream derived by a rule of its own, with its own expectation
+    if case is None or failure.chunks is None or failure.chunks == case.chunks:
+        return None
+    if derived is None and check.family not in _REWRITES_STREAM:
         return None
     from .schemas import errors
 
@@ -221,11 +224,12 @@ def write_counterexample(conf: Any, check: Any, case: Any, failure: Any) -> Path
             "kind": "synthetic",
             "source": "mcs-conformance",
             "license": case.provenance.get("license", "unknown"),
-            "why": f"re-chunking of {case.id} found by {check.id}; the expectations are the original case's",
+            "why": (f"derived by {check.id}: {derived['why']}; the expectations are the rule's" if derived else
+                    f"re-chunking of {case.id} found by {check.id}; the expectations are the original case's"),
         },
         "tags": ["counterexample"],
-        "chunks": failure.chunks,
-        "expect": case.expect,
+        "chunks": list(failure.chunks),
+        "expect": derived["expect"] if derived else case.expect,
     }
     if errors("case.schema.json", data):
         return None

@@ -100,6 +100,7 @@ class Node:
     routing: frozenset[str] = frozenset()
     terminal: frozenset[str] = frozenset()
     fill: dict[str, Any] = field(default_factory=dict)
+    last: frozenset[str] = frozenset()  # last-value-wins keys: a merge takes the second chunk's value
 
     def role(self, key: str) -> str:
         """``terminal``, ``routing`` (in that precedence) or ``other``."""
@@ -139,6 +140,8 @@ def split_nodes(chunk: Any, descriptor: Descriptor, path: Path) -> list[Node]:
                 routing=frozenset(k for r in descriptor.routing_rules if here(r) for k in r["keys"]),
                 terminal=frozenset(k for r in descriptor.terminal_rules if here(r) for k in r["keys"]),
                 fill=fill,
+                last=frozenset(k for r in descriptor.data.get("last_value_wins", []) if matches(chunk, r["at"], prefix)
+                               for k in r["keys"]),
             ))
         node = node[path[i]]
     return out
@@ -229,7 +232,8 @@ def join(a: Any, b: Any, descriptor: Descriptor) -> tuple[Any, str]:
     value; ``a`` ends nothing (its terminal keys are null, or hold their fill value: it
     continues) and holds nothing after its delta but nulls and fill values. (A value both
     hold is not shared: an accumulator that concatenates every string would see it twice
-    before and once after.)
+    before and once after.) A ``last_value_wins`` key may differ, or be on one chunk only:
+    the merged chunk holds the second's value where it has one.
     """
     if descriptor.chunk_kind == "string":
         if isinstance(a, str) and isinstance(b, str):
@@ -248,7 +252,8 @@ def join(a: Any, b: Any, descriptor: Descriptor) -> tuple[Any, str]:
     for n in split_nodes(a, descriptor, pa) + split_nodes(b, descriptor, pb):
         key = len(n.path)
         old = roles.get(key, _NO_ROLES)
-        roles[key] = Node(n.path, old.routing | n.routing, old.terminal | n.terminal, {**old.fill, **n.fill})
+        roles[key] = Node(n.path, old.routing | n.routing, old.terminal | n.terminal, {**old.fill, **n.fill},
+                          old.last | n.last)
     try:
         return _join(a, b, pa, pb, 0, roles), ""
     except _Apart as why:
@@ -275,6 +280,8 @@ def _join(a: Any, b: Any, pa: Path, pb: Path, depth: int, roles: dict[int, Node]
         role = r.role(k)
         if k == sa:
             out[k] = _join(v, b[sb], pa, pb, depth + 1, roles)
+        elif role == "routing" and k in r.last:
+            out[k] = copy_tree(b.get(k, v))  # last value wins: the second's, where it has one
         elif role == "routing":
             if k not in b or b[k] != v:
                 raise _Apart(f"routing key {where}.{k} differs ({_short(v)}, then {_short(b.get(k, '(absent)'))})")
@@ -284,7 +291,7 @@ def _join(a: Any, b: Any, pa: Path, pb: Path, depth: int, roles: dict[int, Node]
                 raise _Apart(f"the first ends something: {where}.{k} is {_short(v)}")
             if k in b or k not in r.fill:
                 out[k] = copy_tree(b.get(k, v))
-        elif i > at and v is not None and not r.filler(k, v):
+        elif i > at and v is not None and not r.filler(k, v) and k not in r.last:
             raise _Apart(f"the first holds {where}.{k} after its delta, which would move past the second's text")
         else:
             out[k] = copy_tree(v)
@@ -295,7 +302,9 @@ def _join(a: Any, b: Any, pa: Path, pb: Path, depth: int, roles: dict[int, Node]
         role = r.role(k)
         if k == sb or (k in a and role != "other"):
             continue
-        if role == "terminal":
+        if k in r.last and role != "terminal":
+            out[k] = copy_tree(v)  # last value wins
+        elif role == "terminal":
             out[k] = copy_tree(v)
         elif role == "routing":
             raise _Apart(f"routing key {where}.{k} is only on the second")

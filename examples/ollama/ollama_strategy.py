@@ -50,8 +50,10 @@ class OllamaStrategy:
             return False
 
     def is_done(self, chunk: object) -> bool:
-        """True on the chunk with ``"done": true``."""
-        return isinstance(chunk, dict) and chunk.get("done") is True
+        """True on the chunk with ``"done": true``, unless its ``done_reason`` is ``"length"``:
+        a turn cut by ``num_predict`` is not finished, and the message itself cannot say so
+        (``done_reason`` sits beside it), so no call of it may be run."""
+        return isinstance(chunk, dict) and chunk.get("done") is True and chunk.get("done_reason") != "length"
 
     # -- reassembly --------------------------------------------------------------------
     def accumulate(self, acc: Accumulator, chunk: object) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from . import (  # noqa: F401  (imported to register their checks)
     chain,
     cost,
+    cut,
     display,
     done,
     extract,
@@ -20,6 +21,7 @@ from . import (  # noqa: F401  (imported to register their checks)
     pure,
     recog,
     roundtrip,
+    splice,
     split,
     struct,
 )
@@ -27,7 +29,7 @@ from .base import CHECKS, LEVELS, RETIRED, Check, Failure, Subject
 
 FAMILIES = (
     "STRUCT", "RECOG", "PARITY", "SPLIT", "NOISE", "PURE", "DONE", "DISPLAY",
-    "EXTRACT", "CHAIN", "NAME", "HISTORY", "ROUNDTRIP", "PREFIX", "COST", "GOLDEN",
+    "EXTRACT", "CHAIN", "NAME", "HISTORY", "ROUNDTRIP", "PREFIX", "SPLICE", "COST", "GOLDEN",
 )
 
 __all__ = ["CHECKS", "Check", "FAMILIES", "Failure", "LEVELS", "RETIRED", "Subject"]

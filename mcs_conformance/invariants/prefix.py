@@ -25,11 +25,12 @@ from .base import (
 
 @check(
     "PREFIX-001",
-    "cut after any chunk, the extraction axis (given buffer.done) yields no executable call that differs from "
-    "the final ones; after the last chunk, extract gives exactly the case's calls",
+    "cut after any chunk before the completion signal, the extraction axis (given buffer.done) yields no "
+    "executable call (on a wire without a signal: none that differs from the final ones); after the last chunk, "
+    "extract gives exactly the case's calls",
     why="a valid-JSON prefix executed before the stream ends runs a call the model never finished",
     level="should",
-    sources=('spec C6', "spec 'Where not finished lives'"),
+    sources=('spec C6', "spec 'Where not finished lives'", "vercel/ai PR #13137 (reverted in #13172)"),
     applies=lambda s, c: s.own_stream(c) and c.raises is None,
 )
 def stream_prefixes(subject: Subject, case: Case) -> None:
@@ -49,6 +50,9 @@ def stream_prefixes(subject: Subject, case: Case) -> None:
     # given buffer.done, which marks every call of an unfinished stream; a text wire has no
     # signal (a cut stream looks finished), so there the strategy's own answer must be safe
     signalled = subject.descriptor is not None and bool(subject.descriptor.data.get("done"))
+    # before the completion signal nothing is executable at all: the turn has not ended
+    done_at = next((i for i, c in enumerate(case.chunks) if subject.descriptor.is_done_chunk(c)),
+                   len(case.chunks)) if signalled else -1
     alone = ExtractionChain([subject.strategy])
     buf = subject.buffer()
     got: list = []
@@ -59,6 +63,10 @@ def stream_prefixes(subject: Subject, case: Case) -> None:
             return
         got = extract_unclaimed(subject, buf.as_dict()) or []
         read = list(extract_calls(buf.as_dict(), alone, done=buf.done).calls) if signalled else got
+        live = [c for c in read if c.executable]
+        if i < done_at and live:
+            raise Failure(f"after chunk {i}, before the completion signal: {len(live)} call(s) executable "
+                          f"(buffer.done is {buf.done})", expected=[], actual=calls_view(live), chunks=case.chunks[: i + 1])
         why = positional_prefix_violation(read, final)
         if why:
             raise Failure(f"after chunk {i}: {why}", expected=final, actual=calls_view(read), chunks=case.chunks[: i + 1])

@@ -451,7 +451,8 @@ class AnthropicMessagesStrategy:
         """One call per ``tool_use`` block, in order; server-side tool blocks are not calls.
 
         Nothing is executable before the message has a stop reason; with ``max_tokens`` the
-        last block, when it is a ``tool_use``, was cut and is marked as such.
+        turn was cut: the last block, when it is a ``tool_use``, is marked as cut, and no
+        earlier call is executable either (the turn the model meant did not end).
         """
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, list):
@@ -474,8 +475,8 @@ class AnthropicMessagesStrategy:
                 ids.add(call_id)
             if stop_reason is None:
                 error = "message incomplete"
-            elif stop_reason == "max_tokens" and position == last:
-                error = "truncated by max_tokens"
+            elif stop_reason == "max_tokens":
+                error = "truncated by max_tokens" if position == last else "the turn was cut by max_tokens: no call of it is run"
             calls.append(
                 ToolCall(
                     name=name,

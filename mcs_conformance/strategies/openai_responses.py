@@ -45,6 +45,7 @@ from __future__ import annotations
 import bisect
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..accumulator import Accumulator, copy_tree
@@ -57,6 +58,7 @@ __all__ = ["OpenAIResponsesStrategy"]
 _NAME = "openai-responses"
 _LIFECYCLE = frozenset({"response.created", "response.queued", "response.in_progress"})
 _FINAL = frozenset({"response.completed", "response.incomplete"})
+_CUT = "the response is incomplete (its output was cut): no call of a cut turn is run"
 _CALL_TYPES = ("function_call", "custom_tool_call")
 _OUTPUT_TYPES = {"function_call": "function_call_output", "custom_tool_call": "custom_tool_call_output"}
 
@@ -144,9 +146,17 @@ class OpenAIResponsesStrategy:
         return "".join(_texts(_output(message)))
 
     def extract(self, message: object) -> list[ToolCall]:
-        """One call per ``function_call`` / ``custom_tool_call`` item, in output order."""
+        """One call per ``function_call`` / ``custom_tool_call`` item, in output order.
+
+        A response whose ``status`` is ``incomplete`` was cut (``max_output_tokens``, the
+        content filter): none of its calls is executable, finished items included, since the
+        turn the model meant did not end (docs/spec.md, "Where not finished lives").
+        """
         items = _output(message)
-        return [_call(item) for item in items if isinstance(item, dict) and item.get("type") in _CALL_TYPES]
+        calls = [_call(item) for item in items if isinstance(item, dict) and item.get("type") in _CALL_TYPES]
+        if isinstance(message, dict) and message.get("status") == "incomplete":
+            calls = [c if c.error else replace(c, error=_CUT) for c in calls]
+        return calls
 
     def forming_name(self, message: object) -> str | None:
         """The name of the first call item, or None."""

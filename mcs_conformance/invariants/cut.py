@@ -1,0 +1,62 @@
+"""PREFIX-003: a stream cut short and closed with the format's cut completion runs nothing."""
+
+from __future__ import annotations
+
+from ..chain import ExtractionChain
+from ..corpus import Case
+from ..derive import cut_completions, cut_points, with_calls, with_cut_completion
+from ..errors import MCSError
+from ..extraction import extract_calls
+from .base import Failure, Subject, calls_view, check, feed_all
+
+_WHY_CUT = ("a turn whose output was cut (a length limit, a content filter) did not end as the model meant: "
+            "running its calls runs a plan the model never finished")
+
+
+def _applies(subject: Subject, case: Case | None) -> bool:
+    d = subject.descriptor
+    return (subject.own_stream(case) and d is not None and bool(d.data.get("cut"))
+            and with_calls(case, d, subject.name))
+
+
+@check(
+    "PREFIX-003",
+    "cut after any chunk before its completion and closed with the format's cut completion (a length limit, a "
+    "content filter), the extraction axis (given buffer.done) yields no executable call",
+    why="a truncated stream that reports calls executes a call, or a turn, the model never finished",
+    level="should",
+    sources=("spec C6", "spec 'Where not finished lives'", "vercel/ai PR #13137 (reverted in #13172)",
+             "openai-python ChatCompletionStreamState.get_final_completion: LengthFinishReasonError, "
+             "ContentFilterFinishReasonError"),
+    applies=_applies,
+)
+def cut_with_completion(subject: Subject, case: Case) -> None:
+    d = subject.descriptor
+    alone = ExtractionChain([subject.strategy])
+    for description, completion in cut_completions(case.chunks, d):
+        for after in cut_points(case.chunks, d):
+            stream = with_cut_completion(case.chunks, after, description, completion)
+            try:
+                buf, _ = feed_all(subject, stream)
+            except MCSError:
+                continue  # a refused stream runs nothing
+            read = extract_calls(buf.as_dict(), alone, done=buf.done).calls
+            live = [c for c in read if c.executable]
+            if live:
+                failure = Failure(
+                    f"cut after chunk {after} and closed with a cut completion ({description}): "
+                    f"{len(live)} call(s) executable, buffer.done is {buf.done}",
+                    expected=[], actual=calls_view(live), chunks=stream,
+                    detail="\n".join(["how the stream was made:", *(f"  {r}" for r in stream.recipe),
+                                      f"why: {_WHY_CUT}"]))
+                failure.derived = {
+                    "why": f"{case.id} {'; '.join(stream.recipe)}",
+                    "expect": {
+                        "message": buf.as_dict(),
+                        "calls": [{"name": c.name, "arguments": c.arguments, "id": c.id, "error": True} for c in read],
+                        "content_text": subject.strategy.content_text(buf.as_dict()),
+                        "levels": {p: {"level": "reference", "why": "the strategy's own reading of a derived stream"}
+                                   for p in ("message", "content_text")},
+                    },
+                }
+                raise failure
