@@ -478,6 +478,16 @@ class ChatDoneOnFinishKey(OpenAIChatStrategy):
         return bool(choices) and isinstance(choices[0], dict) and "finish_reason" in choices[0]
 
 
+class ChatDoneOnCutFinish(OpenAIChatStrategy):
+    """``is_done`` fires on any ``finish_reason``, ``length`` and ``content_filter`` too: a turn
+    cut by max_tokens looks finished, and a driver that trusts ``done`` runs its calls. Breaks
+    PREFIX-003 (BUG-CLASSES 19, truncated stream yields a call: vercel/ai PR#13137)."""
+
+    def is_done(self, chunk):
+        choices = chunk.get("choices") if isinstance(chunk, dict) else None
+        return bool(choices) and isinstance(choices[0], dict) and isinstance(choices[0].get("finish_reason"), str)
+
+
 class ChatShowsRefusal(_ChatSteps):
     """Refusal text is returned as display text although ``content_text`` does not hold it.
     Breaks DISPLAY-001."""

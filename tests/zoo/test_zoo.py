@@ -106,6 +106,8 @@ ZOO: list[Entry] = [
     E("TextHealsCutOffCalls", "PREFIX-001", "text-json/syn-str-chunks-two-calls", (19,)),
     E("ChatParsesPartialArguments", "EXTRACT-001", "openai-chat/syn-tool-call-cut-by-length", (19,)),
     E("TextHealsCutOffCalls", "PREFIX-002", None, (19,)),
+    E("ChatDoneOnCutFinish", "PREFIX-003", CHAT_CALL, (19,)),
+    E("ChatContentMeansNoCalls", "SPLICE-001", CHAT_CALL, (10,)),
     E("TextHealsCutOffCalls", "EXTRACT-001", "text-json/msg-cut-off-call", (19,)),
     E("TextUnescapesEachChunk", "SPLIT-002", "text-json/syn-escapes-split", (20,)),
     E("AnthropicIgnoresSignatureDelta", "PARITY-001", "anthropic-messages/anthropic-clear-thinking-1", (21,)),
