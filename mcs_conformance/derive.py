@@ -118,8 +118,9 @@ class Spliced:
 def splice(first: list[Any], second: list[Any], descriptor: Descriptor, names: tuple[str, str] = ("A", "B")) -> Spliced:
     """The content of ``first`` placed before the content of ``second``: the head and body of
     the first, the body of the second (its positions shifted past the first's, its ids made
-    unique), then the second's completion (its snapshot lists holding the first's entries
-    too). On a string wire, the two texts one after the other."""
+    unique, the keys that name the turn taken from the first), then the second's completion
+    (its snapshot lists holding the first's entries too). On a string wire, the two texts one
+    after the other."""
     recipe = [f"splice: head and body of {names[0]} ({len(first)} chunks), body and completion of {names[1]} "
               f"({len(second)} chunks)"]
     if descriptor.chunk_kind == "string":
@@ -140,6 +141,12 @@ def splice(first: list[Any], second: list[Any], descriptor: Descriptor, names: t
             recipe.append(f"positions {_pattern(pattern)} of {names[1]} shifted by {offset}")
     if renamed:
         recipe.append(f"ids of {names[1]} renamed to stay unique: {renamed}")
+    for pattern in rules.get("same", []):
+        own = next((v for chunk in first for _, v in find(chunk, pattern)), None)
+        if own is not None:
+            for chunk in tail:
+                for path, _ in find(chunk, pattern):
+                    _put(chunk, path, copy_tree(own))
     own_completion = first[ca:]
     for pattern in rules.get("concat", []):
         for j, chunk in enumerate(tail):
