@@ -610,6 +610,31 @@ def test_rechunking_failure_writes_a_valid_counterexample_case(pytester: pytest.
     }
 
 
+@pytest.mark.parametrize("check_id,broken", [("SPLICE-001", "ChatContentMeansNoCalls"), ("PREFIX-003", "ChatDoneOnCutFinish")])
+def test_a_failure_on_a_derived_stream_prints_its_recipe_and_writes_a_case(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, check_id: str, broken: str) -> None:
+    from mcs_conformance.schemas import errors
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent))
+    case_id = "openai-chat/tool-call-non-strict"
+    result = run(pytester, f"--mcs-strategy=tests.zoo.broken:{broken}", "--mcs-only", f"--mcs-check={check_id}",
+                 f"--mcs-case={case_id}")
+    assert outcomes(result) == {item(check_id, case_id): "FAILED"}
+    text = result.stdout.str()
+    assert "how the stream was made:" in text
+    assert ("splice: head and body of " + case_id) in text if check_id == "SPLICE-001" else "cut after chunk" in text
+    files = sorted((pytester.path / ".mcs-conformance" / "counterexamples").rglob("*.json"))
+    assert len(files) == 1 and f"counterexample case written to {files[0]}" in text
+    data = json.loads(files[0].read_text(encoding="utf-8"))
+    assert errors("case.schema.json", data) == [] and data["provenance"]["why"].startswith(f"derived by {check_id}")
+    # the file is an author corpus: the reference passes on it, the broken strategy does not
+    selection = ["--mcs-only", "--mcs-corpus=.mcs-conformance/counterexamples", f"--mcs-case={data['id']}", "-k", "not GOLDEN"]
+    good = run(pytester, "--mcs-strategy=mcs_conformance.strategies:OpenAIChatStrategy", *selection)
+    assert good.ret == 0 and "FAILED" not in set(outcomes(good).values()), good.stdout.str()[-3000:]
+    bad = run(pytester, f"--mcs-strategy=tests.zoo.broken:{broken}", *selection)
+    assert "FAILED" in set(outcomes(bad).values())
+
+
 # -- profiles and corpus pin -----------------------------------------------------------------
 
 def _header(result: pytest.RunResult) -> str:

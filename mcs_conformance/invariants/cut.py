@@ -49,14 +49,21 @@ def cut_with_completion(subject: Subject, case: Case) -> None:
                     expected=[], actual=calls_view(live), chunks=stream,
                     detail="\n".join(["how the stream was made:", *(f"  {r}" for r in stream.recipe),
                                       f"why: {_WHY_CUT}"]))
-                failure.derived = {
-                    "why": f"{case.id} {'; '.join(stream.recipe)}",
-                    "expect": {
-                        "message": buf.as_dict(),
-                        "calls": [{"name": c.name, "arguments": c.arguments, "id": c.id, "error": True} for c in read],
-                        "content_text": subject.strategy.content_text(buf.as_dict()),
-                        "levels": {p: {"level": "reference", "why": "the strategy's own reading of a derived stream"}
-                                   for p in ("message", "content_text")},
-                    },
-                }
+                failure.derived = {"why": f"{case.id}: {'; '.join(stream.recipe)}",
+                                   "expect": _expectation(subject, stream, buf.as_dict())}
                 raise failure
+
+
+def _expectation(subject: Subject, stream: list, message: object) -> dict:
+    """What a case file of the cut stream expects. Where the descriptor's completion signal is
+    in the stream (Anthropic's message_stop after max_tokens), the message itself must say
+    the turn was cut: every call is an error (should). Where it is not (a length finish), the
+    cut lives in buffer.done, and the message's calls are the strategy's own reading."""
+    own = "the strategy's own reading of a derived stream"
+    done = any(subject.descriptor.is_done_chunk(c) for c in stream)
+    calls = [{"name": c.name, "arguments": c.arguments if c.error is None else {}, "id": c.id,
+              "error": done or c.error is not None} for c in subject.strategy.extract(message)]
+    levels = {p: {"level": "reference", "why": own} for p in ("message", "content_text")}
+    levels["calls"] = {"level": "should", "why": _WHY_CUT} if done else {"level": "reference", "why": own}
+    return {"message": message, "calls": calls, "content_text": subject.strategy.content_text(message), "done": done,
+            "claimed_by": subject.name, "extracted_by": subject.name, "via_backup": False, "levels": levels}

@@ -41,7 +41,9 @@ def spliced(subject: Subject, case: Case) -> None:
         made = splice(first.chunks, second.chunks, d, names=(first.id, second.id))
         want_calls = spliced_calls(first, second, made.renamed)
         want_text = (first.expect.get("content_text", ""), second.expect.get("content_text", ""))
-        expect = {"calls": want_calls, "content_text": "".join(want_text)}
+        expect = {"calls": want_calls, "content_text": "".join(want_text), "claimed_by": subject.name,
+                  "extracted_by": subject.name, "via_backup": False,
+                  "done": any(d.is_done_chunk(c) for c in made.chunks)}
         _judge(subject, made.chunks, calls_view(want_calls), want_text, expect)
 
 
