@@ -370,14 +370,17 @@ def test_open_tool_input_shows_the_partial_parse_but_is_not_executable() -> None
     assert buf.as_dict()["content"][0]["input"] == {"a": 1}
 
 
-def test_max_tokens_marks_only_a_last_tool_use() -> None:
+def test_max_tokens_makes_every_call_of_the_cut_turn_an_error() -> None:
     done = [_tool_start(0, "toolu_1", "f"), _json(0, '{"a": 1}'), {"type": "content_block_stop", "index": 0}]
     text = [
         {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}},
         {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "and"}},
         {"type": "content_block_stop", "index": 1},
     ]
+    # a finished tool_use before the cut is not run either: the turn the model meant did not end
     calls = AnthropicMessagesStrategy().extract(_feed([_start(), *done, *text, *_end("max_tokens")]).as_dict())
+    assert [c.error for c in calls] == ["the turn was cut by max_tokens: no call of it is run"]
+    calls = AnthropicMessagesStrategy().extract(_feed([_start(), *done, *text, *_end("end_turn")]).as_dict())
     assert [c.error for c in calls] == [None]
     calls = AnthropicMessagesStrategy().extract(_feed([_start(), *done, *_end("max_tokens")]).as_dict())
     assert [c.error for c in calls] == ["truncated by max_tokens"]

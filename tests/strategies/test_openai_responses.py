@@ -481,6 +481,17 @@ def test_incomplete_response_gives_error_calls():
     assert call.error is not None and call.raw_arguments == '{"a":'
 
 
+def test_a_finished_call_of_an_incomplete_response_is_not_run():
+    item = {"id": "fc_0", "type": "function_call", "status": "completed", "arguments": '{"a":1}',
+            "call_id": "call_a", "name": "f"}
+    done = {"type": "response.output_item.done", "output_index": 0, "item": item}
+    head = [created(), fc_added(0, "call_a", "f"), args_delta(0, '{"a":1}'), done]
+    (call,) = S.extract(feed([*head, completed([item], status="incomplete")]).as_dict())
+    assert call.error and "incomplete" in call.error and not call.executable
+    (call,) = S.extract(feed([*head, completed([item])]).as_dict())
+    assert call.executable and call.arguments == {"a": 1}
+
+
 @pytest.mark.parametrize("arguments,ok", [("", True), ("{}", True), ("[1]", False), ('{"a":', False),
                                           ('{"a": NaN}', False), ("null", False)])
 def test_argument_parsing(arguments, ok):

@@ -107,6 +107,8 @@ ZOO: list[Entry] = [
     E("ChatParsesPartialArguments", "EXTRACT-001", "openai-chat/syn-tool-call-cut-by-length", (19,)),
     E("TextHealsCutOffCalls", "PREFIX-002", None, (19,)),
     E("ChatDoneOnCutFinish", "PREFIX-003", CHAT_CALL, (19,)),
+    E("AnthropicRunsFinishedCallsOfCutTurn", "PREFIX-003", "anthropic-messages/anthropic-tool-search-deferred-bm25-part1",
+      (19,), "reference"),
     E("ChatContentMeansNoCalls", "SPLICE-001", CHAT_CALL, (10,)),
     E("TextHealsCutOffCalls", "EXTRACT-001", "text-json/msg-cut-off-call", (19,)),
     E("TextUnescapesEachChunk", "SPLIT-002", "text-json/syn-escapes-split", (20,)),
