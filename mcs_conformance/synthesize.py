@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -32,6 +33,7 @@ __all__ = [
     "Synthesized",
     "channel_problems",
     "native_delimiters",
+    "render_delimiters",
     "synthesize",
     "synthesized_streams",
     "template_ids",
@@ -168,6 +170,14 @@ def synthesize(calls: list[ToolCall], descriptor: Descriptor, text: str | None =
         recipe.append(f"call {i}: {call.name!r} id={call.id!r} arguments {raw}")
     out.extend(_fill(c, {"ITEMS": items}) for c in channel.get("end", []))
     return Derived(out, recipe=recipe)
+
+
+def render_delimiters(render: Callable[[list[ToolCall]], str]) -> list[str]:
+    """The text format's own delimiters, taken from its ``render``: every white-space
+    separated token of a rendered sample call (an opening and a closing tag, a key with its
+    quotes) and the whole rendered call."""
+    sample = render([ToolCall("f", {"k": "v"}, id="c1")])
+    return list(dict.fromkeys([*sample.split(), sample]))
 
 
 def native_delimiters(descriptor: Descriptor) -> list[str]:

@@ -22,6 +22,7 @@ from . import (  # noqa: F401  (imported to register their checks)
     roundtrip,
     split,
     struct,
+    synthesized,
 )
 from .base import CHECKS, LEVELS, RETIRED, Check, Failure, Subject
 
