@@ -171,8 +171,7 @@ def write() -> int:
         "Each library runs through a thin adapter in [`harnesses/`](../harnesses/) (the library accumulates and "
         "parses; the adapter converts shapes; every glue choice is in the adapter's docstring), in a virtualenv of "
         "its own with the versions pinned in the folder's `requirements.txt`. GOLDEN is not run (a library has no "
-        "reviewed snapshots of its own), nor the case `anthropic-messages/syn-surrogate-halves-in-separate-deltas` "
-        "(a failure report on it holds lone surrogates, which stop a pytest-xdist run: a fault of the suite).",
+        "reviewed snapshots of its own).",
         "",
     ]
     if leveled:
