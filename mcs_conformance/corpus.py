@@ -81,6 +81,11 @@ class Descriptor:
         return self.data.get("text_channel")
 
     @property
+    def call_channel(self) -> dict[str, Any] | None:
+        """How calls (and leading text) are written into this wire, for synthesized streams."""
+        return self.data.get("call_channel")
+
+    @property
     def history(self) -> dict[str, Any]:
         return self.data.get("history", {})
 

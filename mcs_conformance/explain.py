@@ -24,7 +24,9 @@ from .generators import (
     split_nodes,
 )
 from .jsonpaths import Path
+from .protocol import ToolCall
 from .schemas import json_path
+from .synthesize import channel_problems, synthesize
 
 __all__ = ["ExplainError", "explain", "render"]
 
@@ -60,6 +62,7 @@ def explain(descriptor: Descriptor, case: Case, chunk: int | None = None) -> dic
         "merges": _merges(chunks, descriptor),
         "noise": _noise(chunks, descriptor),
         "text_channel": _text_channel(case, descriptor),
+        "call_channel": _call_channel(descriptor),
     }
 
 
@@ -147,6 +150,18 @@ def _text_channel(case: Case, d: Descriptor) -> dict[str, Any] | None:
     third = max(1, len(text) // 3)
     pieces = [p for p in (text[:third], text[third:2 * third], text[2 * third:]) if p]
     return {"text": text, "source": source, "pieces": pieces, "stream": carry_text(pieces, d)}
+
+
+def _call_channel(d: Descriptor) -> dict[str, Any] | None:
+    """Two sample calls after a sample text, written through the call channel (before any
+    re-chunking), or the reasons the channel cannot be used."""
+    if d.call_channel is None:
+        return None
+    problems = channel_problems(d)
+    calls = [ToolCall("get_weather", {"city": "Paris"}, id="call_1"), ToolCall("get_time", {}, id="call_2")]
+    text = "Let me check." if "text" in d.call_channel else None
+    return {"problems": problems, "text": text, "calls": [c.name for c in calls],
+            "stream": [] if problems else list(synthesize(calls, d, text))}
 
 
 # -- text ------------------------------------------------------------------------------------------
@@ -261,6 +276,17 @@ def render(data: dict[str, Any]) -> str:
         out.append(f"Text channel (ROUNDTRIP and COST-002 feed text strategies this way), {text['source']} "
                    f"in {len(text['pieces'])} pieces: {_text(text['text'])}")
         out += _stream(text["stream"])
+    calls = data.get("call_channel")
+    if calls is not None:  # said only when declared: most text wires have none
+        out.append("")
+        if calls["problems"]:
+            out.append("Call channel: cannot be used (ROUNDTRIP-002 and NAME-002 would refuse it):")
+            out += [f"  {p}" for p in calls["problems"]]
+        else:
+            lead = f"after the text {calls['text']!r}" if calls["text"] is not None else "(no text part declared)"
+            out.append(f"Call channel (ROUNDTRIP-002 and NAME-002 write arbitrary calls this way, then re-chunk at "
+                       f"random), the sample calls {', '.join(calls['calls'])} {lead}:")
+            out += _stream(calls["stream"])
     return "\n".join(out) + "\n"
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "LEVELS",
     "Derived",
     "Node",
+    "call_strings",
     "carry_text",
     "char_split",
     "delta_sites",
@@ -437,27 +438,47 @@ def _fill(template: Any, text: str, full: str) -> Any:
     return template
 
 
-def json_values(max_leaves: int = 12) -> st.SearchStrategy[Any]:
-    """Arbitrary JSON values: the junk a strategy must survive."""
-    scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
+def json_values(max_leaves: int = 12, strings: st.SearchStrategy[str] | None = None) -> st.SearchStrategy[Any]:
+    """Arbitrary JSON values: the junk a strategy must survive. ``strings`` draws the string
+    leaves and keys (default: any text)."""
+    strings = st.text() if strings is None else strings
+    empty = st.just("") | st.just([]) | st.just({})
+    scalars = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+               | strings | empty)
     return st.recursive(
         scalars,
-        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(strings, inner, max_size=4),
         max_leaves=max_leaves,
     )
 
 
 _NAME = st.text(
-    alphabet=st.characters(codec="utf-8", categories=("L", "N"), include_characters="_-"),
+    alphabet=st.characters(codec="utf-8", categories=("L", "N"), include_characters="_-."),
     min_size=1,
     max_size=24,
-)
+).filter(lambda n: not n.startswith("."))
+_SPACE = st.sampled_from([" ", "  ", "\t", "\n", " \n ", "\u00a0", "\u3000"])
 
 
-def tool_calls(max_calls: int = 3, ids: bool = False) -> st.SearchStrategy[list[ToolCall]]:
-    """Arbitrary executable calls: unicode names and values, nesting, empty arguments; with
-    ``ids``, some calls carry an id (any non-empty text)."""
-    args = st.dictionaries(st.text(max_size=10), json_values(8), max_size=4)
+def call_strings(delimiters: Iterable[str] = ()) -> st.SearchStrategy[str]:
+    """Argument strings a codec gets wrong: any unicode text, text with leading and trailing
+    white space (a strategy that strips loses it), and text holding one of ``delimiters``
+    (the format's own closing tag, quotes, escapes, an SSE sentinel) somewhere inside."""
+    text = st.text(max_size=10)
+    spaced = st.builds(lambda a, t, b: a + t + b, _SPACE, text, _SPACE | st.just(""))
+    options = text | spaced
+    delimiters = [d for d in delimiters if d]
+    if delimiters:
+        options |= st.builds(lambda a, d, b: a + d + b, text, st.sampled_from(delimiters), text)
+    return options
+
+
+def tool_calls(max_calls: int = 3, ids: bool = False, delimiters: Iterable[str] = ()) -> st.SearchStrategy[list[ToolCall]]:
+    """Arbitrary executable calls: unicode names and values, strings with leading and trailing
+    white space or holding one of ``delimiters``, nesting, empty values and empty arguments;
+    with ``ids``, some calls carry an id (any non-empty text)."""
+    strings = call_strings(tuple(delimiters))
+    args = st.dictionaries(strings, json_values(8, strings), max_size=4)
     call_id = st.none() | st.text(min_size=1, max_size=12) if ids else st.none()
     call = st.builds(lambda n, a, i: ToolCall(name=n, arguments=a, id=i), _NAME, args, call_id)
     return st.lists(call, min_size=1, max_size=max_calls)

@@ -39,6 +39,8 @@ FAMILY_ORDER = ("STRUCT", "RECOG", "PARITY", "SPLIT", "NOISE", "PURE", "DONE", "
                 "CHAIN", "NAME", "HISTORY", "ROUNDTRIP", "PREFIX", "COST")
 CLASSES = {
     "a": "real: the library's answer differs from the official SDK's or the stream=false one on the same chunks",
+    "s": "the library gives the official SDK's answer where a `should` rule asks more (the rule names the hazard and "
+         "the public bug it prevents; the SDK itself fails it)",
     "b": "the suite asks for a choice of the reference's (no provider document, SDK or ADR text asks for it)",
     "c": "glue: the adapter's own choice (fixed in the glue when found; listed while it stands)",
 }
@@ -194,6 +196,7 @@ def write() -> int:
         lv = summarize(report)["by_level"]
         items = ", ".join(f"{n} {k}" for k, n in sorted(lv.items())) or "none"
         headline.append(f"- `{h['id']}`: failing items {items}; the library's own bugs (a): {len(classes['a'])}, "
+                        f"the SDK's answer where a should rule asks more (s): {len(classes['s'])}, "
                         f"the reference's choices (b): {len(classes['b'])}, glue (c): {len(classes['c'])}"
                         + (f", not triaged: {len(classes['?'])} rules" if classes["?"] else ""))
     out += ["## Headline", "", *headline, ""]
@@ -215,7 +218,8 @@ def write() -> int:
         errors = sum(c["error"] for c in s["families"].values())
         out.append(f"| `{h['id']}`: {h['title']} | {h['format']} | {ver} | {ok}/{total} | "
                    f"{failed} of {s['items']}{f' ({levels})' if levels else ''} | {ref} | {errors} |")
-    present = [f for f in FAMILY_ORDER if any(f in s["families"] for s in sums.values())]
+    seen = {f for s in sums.values() for f in s["families"]}
+    present = [f for f in FAMILY_ORDER if f in seen] + sorted(seen - set(FAMILY_ORDER))  # a new family is never dropped
     present += sorted({f for s in sums.values() for f in s["families"]} - set(present))
     out += ["", "## By invariant family", "",
             "Items passed / failed" + (" (failed by level)" if leveled else "") + "; `ref`: differences from the "
@@ -249,7 +253,7 @@ def write() -> int:
             f = next((f for f in triage if _matches(f, h["id"], r["id"], r["case"])), None)
             groups[f["id"] if f else f"?{r['id']}"].append(r)
         by_id = {f["id"]: f for f in triage}
-        order = sorted(groups, key=lambda k: ("abc?".index(by_id[k]["class"]) if k in by_id else 3, k))
+        order = sorted(groups, key=lambda k: ("asbc?".index(by_id[k]["class"]) if k in by_id else 4, k))
         for key in order:
             rs = groups[key]
             rules = sorted({r["id"] for r in rs})
@@ -260,6 +264,8 @@ def write() -> int:
             if key in by_id:
                 f = by_id[key]
                 line = f"- **({f['class']})** {f['what']}. Rules {rule_text} on {shown} ({len(rs)} items)"
+                if f["class"] == "s" and "must" in levels:
+                    line += " · **a must rule fails here too: the class does not cover it (for the suite to settle)**"
                 if f.get("repro"):
                     line += f" · repro {_link(f['repro'])}"
                 if f.get("upstream"):

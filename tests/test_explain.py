@@ -110,3 +110,23 @@ def test_an_author_corpus_is_loaded_with_corpus(tmp_path: Path, capsys: pytest.C
 def test_the_chunk_option_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "openai-chat", "--case", "openai-chat/groq-tool-call", "--chunk", "7")
     assert code == 1 and "--chunk 7: the case has chunks 0 to 2" in err
+
+
+def test_the_call_channel_stream_is_shown_when_declared(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "anthropic-messages", "--case", "anthropic-messages/tool-use-response")
+    assert code == 0, err
+    section = out[out.index("Call channel (ROUNDTRIP-002"):]
+    assert "the sample calls get_weather, get_time after the text 'Let me check.'" in section
+    assert '"partial_json": "{\\"city\\": \\"Paris\\"}"' in section and '"index": 2' in section
+    data = explain(CORPUS.descriptors["anthropic-messages"], CORPUS.case("anthropic-messages/tool-use-response"))
+    assert data["call_channel"]["stream"][-1] == {"type": "message_stop"}
+
+
+def test_a_call_channel_that_cannot_be_cut_says_why() -> None:
+    from mcs_conformance.corpus import Descriptor
+
+    data = json.loads(json.dumps(CORPUS.descriptors["openai-chat"].data))
+    data["call_channel"]["call"]["delta"]["choices"][0]["delta"]["tool_calls"][0]["function"] = {"args": "$ARGS"}
+    case = CORPUS.case("openai-chat/groq-tool-call")
+    text = render(explain(Descriptor("openai-chat", data, "test"), case))
+    assert "Call channel: cannot be used" in text and "which no declared delta matches" in text

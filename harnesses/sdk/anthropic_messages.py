@@ -17,7 +17,8 @@ Glue choices (everything the adapter decides itself):
   surrogate halves) crashes pytest-xdist's transport and with it the whole run.
 * An ``error`` event raises ``StreamError`` (the SDK's ``Stream`` raises ``APIStatusError``
   for it before the accumulator sees it); ``"[DONE]"`` is skipped; ``is_done`` is true on
-  ``message_stop``; the text of ``text_delta`` events is the display text.
+  ``message_stop``; the display text is the text of ``text_delta`` events and the text a
+  ``text`` block starts with (``content_block_start``), both of which the SDK's snapshot keeps.
 * Recognition: a dict whose ``type`` is one of the stream's event types (an ``error`` only
   without the ``sequence_number`` / top-level ``message`` / ``code`` of OpenAI's Responses
   error event), or an assistant message (``type: "message"``, ``role: "assistant"``, a
@@ -110,6 +111,9 @@ class AnthropicSDKStrategy:
         delta = chunk.get("delta") if chunk.get("type") == "content_block_delta" else None
         if isinstance(delta, dict) and delta.get("type") == "text_delta" and isinstance(delta.get("text"), str):
             return delta["text"]
+        block = chunk.get("content_block") if chunk.get("type") == "content_block_start" else None
+        if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
+            return block["text"]  # a text block may start with text; the SDK's snapshot keeps it
         return ""
 
     def extract(self, message: object) -> list[ToolCall]:

@@ -24,6 +24,7 @@ from . import (  # noqa: F401  (imported to register their checks)
     splice,
     split,
     struct,
+    synthesized,
 )
 from .base import CHECKS, LEVELS, RETIRED, Check, Failure, Subject
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..corpus import Case
 from ..errors import MCSError
-from .base import Failure, Subject, check
+from .base import Failure, Subject, check, part_level
 
 
 @check(
@@ -17,7 +17,9 @@ from .base import Failure, Subject, check
 )
 def grows(subject: Subject, case: Case) -> None:
     """The expected final name is the first call's when this strategy extracts the calls (or
-    the first call's of another answer the case accepts: a difference at the reference level)."""
+    the first call's of another answer the case accepts: a difference at the reference level).
+    A name that only grows is always the rule (must); which name it ends at follows the level
+    of the case's calls (``expect.levels.calls``), since it is read from them."""
     mine = case.expect.get("extracted_by") == subject.name and not case.expect.get("via_backup")
     broken = _names(subject, case, _first_name(case.expect.get("calls", []), mine))
     if broken is None:
@@ -36,6 +38,8 @@ def _first_name(calls: list, mine: bool) -> str | None:
 
 def _names(subject: Subject, case: Case, final: str | None) -> Failure | None:
     """Why forming_name over the stream's prefixes breaks the rule for ``final``, or None."""
+    level, why = part_level(case, "calls")
+    level, why = (None, "") if level == "must" else (level, f" ({level}: {why})")
     buf = subject.buffer()
     seen: str | None = None
     for i, chunk in enumerate(case.chunks):
@@ -45,14 +49,16 @@ def _names(subject: Subject, case: Case, final: str | None) -> Failure | None:
             return None
         name = subject.strategy.forming_name(buf.as_dict())
         if final is None and name is not None:
-            return Failure(f"forming_name is {name!r} after chunk {i} on a stream with no named call", chunks=case.chunks[: i + 1])
+            return Failure(f"forming_name is {name!r} after chunk {i} on a stream with no named call{why}",
+                           level=level, chunks=case.chunks[: i + 1])
         if seen is not None and (name is None or not name.startswith(seen)):
             return Failure(f"forming_name went from {seen!r} to {name!r} after chunk {i}: it must only grow",
                            chunks=case.chunks[: i + 1])
         if name is not None and final is not None and not final.startswith(name):
-            return Failure(f"forming_name {name!r} after chunk {i} is not a prefix of the call's name {final!r}",
-                           chunks=case.chunks[: i + 1])
+            return Failure(f"forming_name {name!r} after chunk {i} is not a prefix of the call's name {final!r}{why}",
+                           level=level, chunks=case.chunks[: i + 1])
         seen = name
     if seen != final:
-        return Failure("forming_name at the end of the stream is not the first call's name", expected=final, actual=seen)
+        return Failure(f"forming_name at the end of the stream is not the first call's name{why}", level=level,
+                       expected=final, actual=seen)
     return None

@@ -9,6 +9,7 @@ from ..corpus import Case
 from ..errors import MCSError
 from ..extraction import extract_calls
 from ..generators import tool_calls
+from ..synthesize import render_delimiters
 from .base import (
     Failure,
     Subject,
@@ -96,4 +97,4 @@ def text_prefixes(subject: Subject, case: None) -> None:
                 raise Failure(f"text cut at character {cut}: {why}", expected=final, actual=calls_view(got),
                               detail=f"prefix: {text[:cut]!r}")
 
-    given_run(subject, tool_calls(max_calls=2), run)
+    given_run(subject, tool_calls(max_calls=2, delimiters=render_delimiters(subject.strategy.render)), run)

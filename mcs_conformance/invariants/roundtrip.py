@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from ..buffer import LLMStreamBuffer
 from ..generators import carry_text, tool_calls
+from ..synthesize import render_delimiters
 from ..protocol import ToolCall
 from .base import Failure, Subject, calls_view, check, given_run
 
@@ -31,7 +32,7 @@ def _wires(subject: Subject) -> list[Any]:
 
 @st.composite
 def _scenario(draw: st.DrawFn, subject: Subject) -> tuple[list, str, list[str]]:
-    calls = draw(tool_calls(ids=True))
+    calls = draw(tool_calls(ids=True, delimiters=render_delimiters(subject.strategy.render)))
     text = subject.strategy.render(calls)
     wire = draw(st.sampled_from(sorted(_wires(subject), key=lambda d: d.format)))
     cuts = sorted(draw(st.sets(st.integers(1, max(1, len(text) - 1)), max_size=8))) if len(text) > 1 else []

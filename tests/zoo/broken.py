@@ -508,6 +508,17 @@ class ChatFormingNameOfLatestCall(OpenAIChatStrategy):
         return name if isinstance(name, str) and name else None
 
 
+class ChatFormingNameSanitized(OpenAIChatStrategy):
+    """``forming_name`` makes the name safe to show: every character outside
+    ``[A-Za-z0-9_-]`` becomes ``_``. Every recorded name is such an identifier, so the case
+    streams never show it; a synthesized call named with a dot or a non-ASCII letter gets a
+    shown name that is no prefix of its own. Breaks NAME-002."""
+
+    def forming_name(self, message):
+        name = super().forming_name(message)
+        return re.sub(r"[^A-Za-z0-9_-]", "_", name) if name is not None else None
+
+
 class ChatToolResultsWithoutCallId(OpenAIChatStrategy):
     """Tool results are sent as ``{"role": "tool", "name": ..., "content": ...}`` (the shape
     of the older function-calling API), without ``tool_call_id``. Breaks HISTORY-001."""
@@ -867,6 +878,27 @@ class AnthropicOneUserMessagePerResult(AnthropicMessagesStrategy):
         if len(out) < 2:
             return out
         return [out[0]] + [{"role": "user", "content": [block]} for block in out[1]["content"]]
+
+
+class AnthropicTrimsStringArguments(AnthropicMessagesStrategy):
+    """``extract`` trims the white space off the ends of every string argument (a clean-up
+    step that turns a value of ``"  "`` or a code snippet's final newline into something
+    the model never sent). No recorded call holds such a string, so only synthesized calls
+    show it. Breaks ROUNDTRIP-002."""
+
+    def extract(self, message):
+        return [replace(c, arguments=_trimmed(c.arguments)) if c.error is None else c
+                for c in super().extract(message)]
+
+
+def _trimmed(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, dict):
+        return {k: _trimmed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_trimmed(v) for v in value]
+    return value
 
 
 class AnthropicReparsesInputEachDelta(_AnthropicSteps):

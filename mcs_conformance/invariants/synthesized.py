@@ -1,0 +1,151 @@
+"""Synthesized streams: arbitrary calls written into a wire come back equal (ROUNDTRIP-002),
+and forming_name grows on every cut of a rendered or synthesized stream (NAME-002).
+
+A native wire's calls are written through its descriptor's ``call_channel``
+(:mod:`mcs_conformance.synthesize`), a text format's through its own ``render``. The
+written calls are the expectation: the project's tests prove with the official SDKs that
+the provider's stream=false message for such a stream holds exactly them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from ..buffer import LLMStreamBuffer
+from ..errors import MCSError
+from ..extraction import extract_calls
+from ..generators import tool_calls
+from ..protocol import ToolCall
+from ..synthesize import Synthesized, render_delimiters, synthesized_streams
+from .base import Failure, Subject, calls_view, check, given_run, same
+
+_RECIPE_LINES = 10
+
+
+def _synthesizes(s: Subject, c: object) -> bool:
+    return not s.is_text and s.descriptor is not None and s.descriptor.call_channel is not None
+
+
+def _renders(s: Subject) -> bool:
+    return s.is_text and callable(getattr(s.strategy, "render", None))
+
+
+def _how(drawn: Synthesized) -> str:
+    recipe = drawn.chunks.recipe
+    more = len(recipe) - _RECIPE_LINES
+    lines = ["how the stream was made:", *(f"  {r}" for r in recipe[:_RECIPE_LINES])]
+    return "\n".join(lines + ([f"  ... and {more} more steps"] if more > 0 else []))
+
+
+def _view(calls: Iterable[ToolCall], ids: bool) -> list[dict[str, Any]]:
+    """The calls as compared: without ids when the wire carries none (a strategy may make
+    one up for a call that came without)."""
+    return calls_view(calls if ids else [replace(c, id=None) for c in calls])
+
+
+@check(
+    "ROUNDTRIP-002",
+    "arbitrary calls (and leading text) written into the native wire through the descriptor's call_channel, "
+    "re-chunked and fed through the chain, extract back exactly: ids, names, arguments, and the text",
+    why="a strategy that trims, re-parses or re-keys what it reassembles changes calls no recording happens to show "
+        "(white space at a string's ends, escapes cut in half, a value spelling the wire's own delimiters)",
+    level="must",
+    sources=("spec C7", "spec B2"),
+    scope="strategy",
+    applies=_synthesizes,
+    hypothesis=True,
+)
+def native_round_trip(subject: Subject, case: None) -> None:
+    def run(drawn: Synthesized) -> None:
+        chain = subject.chain()
+        buf = LLMStreamBuffer(chain)
+        try:
+            for chunk in drawn.chunks:
+                buf.feed(chunk)
+        except MCSError as exc:
+            raise Failure(f"feeding a synthesized stream raised {type(exc).__name__}: {exc}",
+                          chunks=list(drawn.chunks), detail=_how(drawn)) from exc
+        message = buf.as_dict()
+        found = extract_calls(message, chain, done=buf.done)
+        if found.resolved is not subject.strategy:
+            who = found.resolved.name if found.resolved is not None else "no strategy"
+            raise Failure(f"the chain resolved the assembled message to {who}, not {subject.name}",
+                          chunks=list(drawn.chunks), detail=_how(drawn))
+        want, got = _view(drawn.calls, drawn.ids), _view(found.calls, drawn.ids)
+        if not same(got, want):
+            unfinished = "" if buf.done else " (is_done never fired, so every call is marked unfinished)"
+            raise Failure("the calls written into the wire did not come back equal" + unfinished,
+                          expected=want, actual=got, chunks=list(drawn.chunks), detail=_how(drawn))
+        text = subject.strategy.content_text(message)
+        if text != (drawn.text or ""):
+            raise Failure("the text written before the calls did not come back as content_text",
+                          expected=drawn.text or "", actual=text, chunks=list(drawn.chunks), detail=_how(drawn))
+
+    given_run(subject, synthesized_streams(subject.descriptor), run)
+
+
+def growth_problem(names: Iterable[tuple[str, str | None]], final: str | None) -> tuple[int, str] | None:
+    """Where and why a run of ``(where, forming_name)`` readings breaks U2 for the first
+    call's name ``final`` (None: the stream has no named call), or None when it holds: a name
+    never shrinks, jumps or disappears, is always a prefix of ``final``, and ends equal to it.
+    The position is the reading's index (the number of readings for the end)."""
+    seen: str | None = None
+    n = 0
+    for n, (where, name) in enumerate(names, 1):
+        if final is None and name is not None:
+            return n - 1, f"forming_name is {name!r} {where} on a stream with no named call"
+        if seen is not None and (name is None or not name.startswith(seen)):
+            return n - 1, f"forming_name went from {seen!r} to {name!r} {where}: it must only grow"
+        if name is not None and final is not None and not final.startswith(name):
+            return n - 1, f"forming_name {name!r} {where} is not a prefix of the first call's name {final!r}"
+        seen = name
+    if seen != final:
+        return n, f"forming_name at the end of the stream is {seen!r}, not the first call's name {final!r}"
+    return None
+
+
+@check(
+    "NAME-002",
+    "forming_name on every cut of a synthesized native stream or a rendered text only grows, as a prefix of the "
+    "first call's name, and ends equal to it",
+    why="display hold shows the forming call's name; names of any spelling (unicode, dots, escapes cut in half) "
+        "must grow, never jump or shrink",
+    level="must",
+    sources=("spec U2",),
+    scope="strategy",
+    applies=lambda s, c: _synthesizes(s, c) or _renders(s),
+    hypothesis=True,
+)
+def forming_name_grows(subject: Subject, case: None) -> None:
+    strategy = subject.strategy
+    if _renders(subject):
+        delimiters = render_delimiters(strategy.render)
+
+        def run_text(calls: list[ToolCall]) -> None:
+            text = strategy.render(calls)
+            names = ((f"at character {cut}", strategy.forming_name(text[:cut])) for cut in range(len(text) + 1))
+            broken = growth_problem(names, calls[0].name)
+            if broken:
+                raise Failure(f"on a rendered text: {broken[1]}", detail=f"rendered text: {text!r}")
+
+        given_run(subject, tool_calls(max_calls=2, delimiters=delimiters), run_text)
+        return
+
+    def run_native(drawn: Synthesized) -> None:
+        buf = subject.buffer()
+        readings: list[tuple[str, str | None]] = []
+        for i, chunk in enumerate(drawn.chunks):
+            try:
+                buf.feed(chunk)
+            except MCSError as exc:
+                raise Failure(f"feeding a synthesized stream raised {type(exc).__name__}: {exc}",
+                              chunks=list(drawn.chunks), detail=_how(drawn)) from exc
+            readings.append((f"after chunk {i}", strategy.forming_name(buf.as_dict())))
+        broken = growth_problem(readings, drawn.calls[0].name)
+        if broken:
+            at, why = broken
+            raise Failure(f"on a synthesized stream: {why}", chunks=list(drawn.chunks[: at + 1]), detail=_how(drawn))
+
+    given_run(subject, synthesized_streams(subject.descriptor), run_native)
