@@ -26,6 +26,7 @@ __all__ = [
     "cut_points",
     "from_public_source",
     "parts",
+    "pattern_text",
     "splice",
     "splice_pairs",
     "spliced_calls",
@@ -138,7 +139,7 @@ def splice(first: list[Any], second: list[Any], descriptor: Descriptor, names: t
                 for path, v in find(chunk, pattern):
                     if isinstance(v, int) and not isinstance(v, bool):
                         _put(chunk, path, v + offset)
-            recipe.append(f"positions {_pattern(pattern)} of {names[1]} shifted by {offset}")
+            recipe.append(f"positions {pattern_text(pattern)} of {names[1]} shifted by {offset}")
     if renamed:
         recipe.append(f"ids of {names[1]} renamed to stay unique: {renamed}")
     for pattern in rules.get("same", []):
@@ -165,7 +166,7 @@ def splice(first: list[Any], second: list[Any], descriptor: Descriptor, names: t
                     counter = v if counter is None else counter + 1
                     _put(chunk, path, counter)
         if counter is not None:
-            recipe.append(f"counters {_pattern(pattern)} renumbered in order")
+            recipe.append(f"counters {pattern_text(pattern)} renumbered in order")
     return Spliced(Derived(out, recipe=recipe), renamed)
 
 
@@ -189,7 +190,8 @@ def _unique(first: list[Any], tail: list[Any], patterns: list[list[Any]]) -> dic
     return renamed
 
 
-def _pattern(pattern: list[Any]) -> str:
+def pattern_text(pattern: list[Any]) -> str:
+    """A path pattern as text (``$.choices[*].delta.tool_calls[*].index``)."""
     return "$" + "".join(f"[{p}]" if isinstance(p, int) else ("[*]" if p == "*" else f".{p}") for p in pattern
                          if not isinstance(p, dict))
 

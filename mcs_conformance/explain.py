@@ -3,7 +3,9 @@
 ``explain(descriptor, case)`` gathers it as JSON-ready data: the delta sites of every chunk
 (with the keys each node of the delta's path keeps, moves or fills), one chunk split at every
 character, which neighbouring chunks SPLIT-002 merges and why the others stay apart, where
-each noise item may go, and the stream a text strategy is fed over this wire. ``render``
+each noise item may go, the stream a text strategy is fed over this wire, and the streams
+derived from the case (its head, body and completion; where PREFIX cuts it and the cut
+completions PREFIX-003 closes it with; what SPLICE-001 changes in a second turn). ``render``
 turns that into bounded text (long strings cut in the middle, long lists cut short).
 """
 
@@ -13,6 +15,7 @@ import json
 from typing import Any
 
 from .corpus import Case, Descriptor
+from .derive import cut_completions, cut_points, parts, pattern_text
 from .generators import (
     carry_text,
     delta_sites,
@@ -63,6 +66,20 @@ def explain(descriptor: Descriptor, case: Case, chunk: int | None = None) -> dic
         "noise": _noise(chunks, descriptor),
         "text_channel": _text_channel(case, descriptor),
         "call_channel": _call_channel(descriptor),
+        "derived": _derived(chunks, descriptor),
+    }
+
+
+def _derived(chunks: list[Any], d: Descriptor) -> dict[str, Any]:
+    """What PREFIX-001/003 and SPLICE-001 derive from the case (docs/corpus.md, "Derived streams")."""
+    h, c = parts(chunks, d)
+    return {
+        "head": list(range(h)),
+        "body": list(range(h, c)),
+        "completion": list(range(c, len(chunks))),
+        "cut_after": cut_points(chunks, d),
+        "cut_completions": [{"description": desc, "chunks": made} for desc, made in cut_completions(chunks, d)],
+        "splice": d.data.get("splice"),
     }
 
 
@@ -276,6 +293,7 @@ def render(data: dict[str, Any]) -> str:
         out.append(f"Text channel (ROUNDTRIP and COST-002 feed text strategies this way), {text['source']} "
                    f"in {len(text['pieces'])} pieces: {_text(text['text'])}")
         out += _stream(text["stream"])
+    out += _render_derived(data.get("derived"))
     calls = data.get("call_channel")
     if calls is not None:  # said only when declared: most text wires have none
         out.append("")
@@ -288,6 +306,32 @@ def render(data: dict[str, Any]) -> str:
                        f"random), the sample calls {', '.join(calls['calls'])} {lead}:")
             out += _stream(calls["stream"])
     return "\n".join(out) + "\n"
+
+
+def _render_derived(derived: dict[str, Any] | None) -> list[str]:
+    if derived is None:
+        return []
+    roles = ", ".join(f"{name} {_ranges(derived[name]) if derived[name] else 'none'}"
+                      for name in ("head", "body", "completion"))
+    out = ["", f"Derived streams (docs/corpus.md, \"Derived streams\"): chunks by role: {roles}"]
+    if derived["completion"]:
+        out.append(f"  PREFIX-001 and PREFIX-003 cut the stream after chunk {_ranges(derived['cut_after'])}")
+    else:
+        out.append("  no chunk matches roles.completion: the stream is not cut (nor spliced)")
+    for item in derived["cut_completions"]:
+        out.append(f"  PREFIX-003 closes each cut with the cut completion {item['description']!r}:")
+        out += _stream(item["chunks"])
+    if derived["completion"] and not derived["cut_completions"]:
+        out.append("  no cut completion changes this stream's completion (descriptor: cut)")
+    splice = derived["splice"]
+    if splice is None:
+        out.append("  SPLICE-001: no splice block declared")
+    else:
+        said = [f"{key}: {', '.join(pattern_text(x) for x in splice[key])}" for key in
+                ("same", "shift", "unique", "renumber", "concat") if splice.get(key)]
+        out.append("  SPLICE-001 places this case's body before or after another case's; in the second turn "
+                   + ("; ".join(said) if said else "nothing is changed"))
+    return out
 
 
 def _stream(chunks: list[Any]) -> list[str]:

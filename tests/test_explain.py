@@ -130,3 +130,24 @@ def test_a_call_channel_that_cannot_be_cut_says_why() -> None:
     case = CORPUS.case("openai-chat/groq-tool-call")
     text = render(explain(Descriptor("openai-chat", data, "test"), case))
     assert "Call channel: cannot be used" in text and "which no declared delta matches" in text
+
+
+def test_explain_says_what_the_derived_streams_do_with_a_case(capsys: pytest.CaptureFixture[str]) -> None:
+    """The roles of the chunks, the cut points, each cut completion and the splice changes,
+    read from the same functions PREFIX-003 and SPLICE-001 use."""
+    from mcs_conformance.derive import cut_completions, cut_points, parts
+
+    case = CORPUS.case("openai-chat/tool-calls-parallel-2")
+    d = CORPUS.descriptors["openai-chat"]
+    code, out, err = run(capsys, "openai-chat", "--case", case.id, "--json")
+    derived = json.loads(out)["derived"]
+    head, completion = parts(case.chunks, d)
+    assert code == 0, err
+    assert derived["head"] == list(range(head)) and derived["completion"] == list(range(completion, len(case.chunks)))
+    assert derived["cut_after"] == cut_points(case.chunks, d)
+    assert [c["description"] for c in derived["cut_completions"]] == [x for x, _ in cut_completions(case.chunks, d)]
+    code, out, err = run(capsys, "openai-chat", "--case", case.id)
+    assert code == 0, err
+    assert "PREFIX-003 closes each cut with the cut completion 'finish_reason length" in out
+    assert '"finish_reason": "length"' in out
+    assert "shift: $.choices[*].delta.tool_calls[*].index" in out and "unique: $.choices[*].delta.tool_calls[*].id" in out
