@@ -10,6 +10,7 @@ left out. ``-vv`` shows everything.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import os
 import re
@@ -209,21 +210,30 @@ def describe_failure(conf: Any, check: Any, label: str, case: Any, failure: Any,
 def write_counterexample(conf: Any, check: Any, case: Any, failure: Any) -> Path | None:
     """Save a shrunk failing stream as a schema-valid case file; None when there is none to save."""
     derived = getattr(failure, "derived", None)  # a stream derived by a rule of its own, with its own expectation
-    if case is None or failure.chunks is None or failure.chunks == case.chunks:
+    if failure.chunks is None:
         return None
-    if derived is None and check.family not in _REWRITES_STREAM:
-        return None
+    if case is None:  # a stream the check made from nothing (ROUNDTRIP-002): the derivation names its format
+        if derived is None or "format" not in derived:
+            return None
+        fmt, name, license_ = derived["format"], hashlib.sha256(repr(failure.chunks).encode()).hexdigest()[:10], \
+            "Apache-2.0"  # the suite's own data
+        about = f"{check.id}"
+    else:
+        if failure.chunks == case.chunks or (derived is None and check.family not in _REWRITES_STREAM):
+            return None
+        fmt, name, license_ = case.format, case.id.split("/", 1)[1], case.provenance.get("license", "unknown")
+        about = f"{check.id} on {case.id}"
     from .schemas import errors
 
-    slug = re.sub(r"[^a-z0-9._-]+", "-", f"counterexample-{check.id}-{case.id.split('/', 1)[1]}".lower())
+    slug = re.sub(r"[^a-z0-9._-]+", "-", f"counterexample-{check.id}-{name}".lower())
     data = {
-        "id": f"{case.format}/{slug}",
-        "format": case.format,
-        "description": f"Counterexample for {check.id} on {case.id}: {failure.summary}",
+        "id": f"{fmt}/{slug}",
+        "format": fmt,
+        "description": f"Counterexample for {about}: {failure.summary}",
         "provenance": {
             "kind": "synthetic",
             "source": "mcs-conformance",
-            "license": case.provenance.get("license", "unknown"),
+            "license": license_,
             "why": (f"derived by {check.id}: {derived['why']}; the expectations are the rule's" if derived else
                     f"re-chunking of {case.id} found by {check.id}; the expectations are the original case's"),
         },
@@ -233,7 +243,7 @@ def write_counterexample(conf: Any, check: Any, case: Any, failure: Any) -> Path
     }
     if errors("case.schema.json", data):
         return None
-    path = Path(conf.config.rootpath) / COUNTEREXAMPLES / case.format / f"{slug}.json"
+    path = Path(conf.config.rootpath) / COUNTEREXAMPLES / fmt / f"{slug}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8",
                     errors="backslashreplace")  # a lone surrogate becomes its JSON escape

@@ -635,6 +635,29 @@ def test_a_failure_on_a_derived_stream_prints_its_recipe_and_writes_a_case(
     assert "FAILED" in set(outcomes(bad).values())
 
 
+def test_a_failure_on_a_synthesized_stream_writes_a_case_that_reproduces_it(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ROUNDTRIP-002 makes its stream from nothing: the failing stream is saved as a case of the
+    format, expecting the written calls, which fails the strategy again and passes the reference."""
+    from mcs_conformance.schemas import errors
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent))
+    broken = "--mcs-strategy=tests.zoo.broken:AnthropicTrimsStringArguments"
+    result = run(pytester, broken, "--mcs-only", "--mcs-check=ROUNDTRIP-002")
+    assert outcomes(result) == {item("ROUNDTRIP-002", "anthropic-messages"): "FAILED"}
+    text = result.stdout.str()
+    files = sorted((pytester.path / ".mcs-conformance" / "counterexamples" / "anthropic-messages").glob("*.json"))
+    assert len(files) == 1 and f"counterexample case written to {files[0]}" in text, text[-3000:]
+    data = json.loads(files[0].read_text(encoding="utf-8"))
+    assert errors("case.schema.json", data) == [] and data["provenance"]["why"].startswith("derived by ROUNDTRIP-002")
+    selection = ["--mcs-only", "--mcs-corpus=.mcs-conformance/counterexamples", f"--mcs-case={data['id']}",
+                 "--mcs-check=EXTRACT-001", "--mcs-check=CHAIN-001"]
+    good = run(pytester, "--mcs-strategy=mcs_conformance.strategies:AnthropicMessagesStrategy", *selection)
+    assert good.ret == 0 and set(outcomes(good).values()) == {"PASSED"}, good.stdout.str()[-3000:]
+    bad = run(pytester, broken, *selection)
+    assert set(outcomes(bad).values()) == {"FAILED"}, bad.stdout.str()[-3000:]
+
+
 # -- profiles and corpus pin -----------------------------------------------------------------
 
 def _header(result: pytest.RunResult) -> str:

@@ -65,25 +65,51 @@ def native_round_trip(subject: Subject, case: None) -> None:
             for chunk in drawn.chunks:
                 buf.feed(chunk)
         except MCSError as exc:
-            raise Failure(f"feeding a synthesized stream raised {type(exc).__name__}: {exc}",
-                          chunks=list(drawn.chunks), detail=_how(drawn)) from exc
+            raise _saved(Failure(f"feeding a synthesized stream raised {type(exc).__name__}: {exc}",
+                                 chunks=list(drawn.chunks), detail=_how(drawn)), subject, drawn, None) from exc
         message = buf.as_dict()
         found = extract_calls(message, chain, done=buf.done)
         if found.resolved is not subject.strategy:
             who = found.resolved.name if found.resolved is not None else "no strategy"
-            raise Failure(f"the chain resolved the assembled message to {who}, not {subject.name}",
-                          chunks=list(drawn.chunks), detail=_how(drawn))
+            raise _saved(Failure(f"the chain resolved the assembled message to {who}, not {subject.name}",
+                                 chunks=list(drawn.chunks), detail=_how(drawn)), subject, drawn, message)
         want, got = _view(drawn.calls, drawn.ids), _view(found.calls, drawn.ids)
         if not same(got, want):
             unfinished = "" if buf.done else " (is_done never fired, so every call is marked unfinished)"
-            raise Failure("the calls written into the wire did not come back equal" + unfinished,
-                          expected=want, actual=got, chunks=list(drawn.chunks), detail=_how(drawn))
+            raise _saved(Failure("the calls written into the wire did not come back equal" + unfinished,
+                                 expected=want, actual=got, chunks=list(drawn.chunks), detail=_how(drawn)),
+                         subject, drawn, message)
         text = subject.strategy.content_text(message)
         if text != (drawn.text or ""):
-            raise Failure("the text written before the calls did not come back as content_text",
-                          expected=drawn.text or "", actual=text, chunks=list(drawn.chunks), detail=_how(drawn))
+            raise _saved(Failure("the text written before the calls did not come back as content_text",
+                                 expected=drawn.text or "", actual=text, chunks=list(drawn.chunks),
+                                 detail=_how(drawn)), subject, drawn, message)
 
     given_run(subject, synthesized_streams(subject.descriptor), run)
+
+
+def _saved(failure: Failure, subject: Subject, drawn: Synthesized, message: Any) -> Failure:
+    """Give the failure what a counterexample case file of the synthesized stream expects: the
+    written calls and text (must); the message is the strategy's own assembly (reference), and
+    an id the wire does not carry may be the strategy's own (the calls' level is then reference)."""
+    own = "the strategy's own assembly of a synthesized stream"
+    levels = {"message": {"level": "reference", "why": own}}
+    if not drawn.ids:
+        levels["calls"] = {"level": "reference", "why": "the wire carries no call ids: a strategy may make them up"}
+    failure.derived = {
+        "format": subject.descriptor.format,
+        "why": "; ".join(drawn.chunks.recipe[:_RECIPE_LINES]),
+        "expect": {
+            "message": message,
+            "calls": [{"name": c.name, "arguments": c.arguments, "id": c.id if drawn.ids else None, "error": False}
+                      for c in drawn.calls],
+            "content_text": drawn.text or "",
+            "done": any(subject.descriptor.is_done_chunk(c) for c in drawn.chunks),
+            "claimed_by": subject.name, "extracted_by": subject.name, "via_backup": False,
+            "levels": levels,
+        },
+    }
+    return failure
 
 
 def growth_problem(names: Iterable[tuple[str, str | None]], final: str | None) -> tuple[int, str] | None:
