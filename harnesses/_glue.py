@@ -33,6 +33,12 @@ accumulates or parses a stream; that is each library's job.
   ``ValueError`` (the API answers a result for an unknown id with HTTP 400).
 * ``note_keys`` / ``wire_keys_only``: the keys a library's pydantic message adds that were
   never on the wire are removed, by the rule the suite's SDK oracle applies (see there).
+* ``ChatAdapter``: what the four adapters share around the library's own work: the name,
+  recognition and the completion signal above, ``content_text`` and ``forming_name`` read
+  from the message dict (the first call's name once it is a non-empty string), and
+  ``result_messages`` by ``continuation``; ``chat_chunk``: the first step of each
+  ``accumulate`` (``"[DONE]"`` is skipped, anything but an object refused with
+  ``MalformedChunk``, an error chunk raised).
 * ``parse_arguments`` / ``chat_calls``: for libraries that leave parsing arguments to their
   caller, ``json.loads`` as the openai and litellm docs show; empty is ``{}``; no object is
   an error; a call without a name is an error.
@@ -44,9 +50,11 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mcs_conformance import Accumulator, StreamError, ToolCall, ToolCallRecord, require_records
+from mcs_conformance import Accumulator, MalformedChunk, StreamError, ToolCall, ToolCallRecord, require_records
 
 __all__ = [
+    "ChatAdapter",
+    "chat_chunk",
     "chat_calls",
     "chat_is_done",
     "note_keys",
@@ -255,3 +263,52 @@ def wire_keys_only(message: dict, keys: set, call_keys: set) -> dict:
         if isinstance(call.get("function"), dict):
             call["function"].pop("parsed_arguments", None)
     return {k: v for k, v in message.items() if v is not None or k in keys}
+
+
+def chat_chunk(chunk: Any, who: str) -> bool:
+    """Whether ``chunk`` is one for the library to accumulate: ``"[DONE]"`` is not; anything
+    but an object is refused; an error chunk raises ``StreamError``."""
+    if isinstance(chunk, str) and chunk.strip() == "[DONE]":
+        return False
+    if not isinstance(chunk, dict):
+        raise MalformedChunk(f"{who}: a chunk is a JSON object or \"[DONE]\", got {type(chunk).__name__}")
+    raise_on_error_chunk(chunk, who)
+    return True
+
+
+class ChatAdapter:
+    """The members the OpenAI Chat adapters share; a subclass names itself (``who``) and
+    writes ``accumulate`` and ``extract``, where the library does its work."""
+
+    name = "openai-chat"
+    leaks_into_text = False
+    who = "an OpenAI Chat adapter"
+
+    def recognizes(self, shape: object) -> bool:
+        try:
+            return is_chat_chunk(shape) or is_chat_message(shape)
+        except Exception:
+            return False
+
+    def is_done(self, chunk: object) -> bool:
+        return chat_is_done(chunk)
+
+    def extract(self, message: object) -> list[ToolCall]:
+        raise NotImplementedError
+
+    def content_text(self, message: object) -> str:
+        content = message.get("content") if isinstance(message, dict) else None
+        return content if isinstance(content, str) else ""
+
+    def forming_name(self, message: object) -> str | None:
+        entries = message.get("tool_calls") if isinstance(message, dict) else None
+        if not isinstance(entries, list) or not entries or not isinstance(entries[0], dict):
+            return None
+        function = entries[0].get("function")
+        name = function.get("name") if isinstance(function, dict) else None
+        return name if isinstance(name, str) and name else None
+
+    def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
+        if not isinstance(message, dict):
+            raise ValueError(f"{self.who}: the message is a dict, got {type(message).__name__}")
+        return continuation(self.who, message, records, self.extract(message))

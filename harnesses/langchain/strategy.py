@@ -40,12 +40,11 @@ Glue choices (everything the adapter decides itself):
   first ``tool_calls`` entry's name. Display text: the content LangChain's chunk carries.
 * Error chunks: the openai SDK's ``Stream`` raises before LangChain sees the chunk
   (``_glue.raise_on_error_chunk``). Recognition, ``is_done`` and the continuation:
-  ``_glue``. The ``ChatOpenAI`` object is made with a placeholder API key; nothing is sent.
+  ``_glue.ChatAdapter``. The ``ChatOpenAI`` object is made with a placeholder API key; nothing is sent.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessageChunk
@@ -55,7 +54,7 @@ from langchain_openai.chat_models.base import _convert_dict_to_message
 from openai._models import construct_type
 from openai.types.chat import ChatCompletionChunk, ChatCompletionMessage
 
-from mcs_conformance import Accumulator, MalformedChunk, ToolCall, ToolCallRecord
+from mcs_conformance import Accumulator, ToolCall
 
 from .. import _glue
 
@@ -73,28 +72,15 @@ def _llm() -> ChatOpenAI:
     return _LLM
 
 
-class LangChainOpenAIStrategy:
-    name = "openai-chat"
-    leaks_into_text = False
-
-    def recognizes(self, shape: object) -> bool:
-        try:
-            return _glue.is_chat_chunk(shape) or _glue.is_chat_message(shape)
-        except Exception:
-            return False
-
-    def is_done(self, chunk: object) -> bool:
-        return _glue.chat_is_done(chunk)
+class LangChainOpenAIStrategy(_glue.ChatAdapter):
+    who = _WHO
 
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
         state = acc.state
         if "keys" not in state:
             state.update(full=None, cls=AIMessageChunk, keys=set(), call_keys=set(), text=False)
-        if isinstance(chunk, str) and chunk.strip() == "[DONE]":
+        if not _glue.chat_chunk(chunk, _WHO):
             return ""
-        if not isinstance(chunk, dict):
-            raise MalformedChunk(f"{_WHO}: a chunk is a JSON object or \"[DONE]\", got {type(chunk).__name__}")
-        _glue.raise_on_error_chunk(chunk, _WHO)
         deltas = _glue.choice0_deltas(chunk)
         _glue.note_keys(deltas, state["keys"], state["call_keys"])
         state["text"] = state["text"] or any(isinstance(d.get("content"), str) for d in deltas)
@@ -123,23 +109,6 @@ class LangChainOpenAIStrategy:
                            error=tc.get("error") or "invalid tool call")
                   for tc in getattr(converted, "invalid_tool_calls", [])]
         return calls
-
-    def content_text(self, message: object) -> str:
-        content = message.get("content") if isinstance(message, dict) else None
-        return content if isinstance(content, str) else ""
-
-    def forming_name(self, message: object) -> str | None:
-        entries = message.get("tool_calls") if isinstance(message, dict) else None
-        if not isinstance(entries, list) or not entries or not isinstance(entries[0], dict):
-            return None
-        function = entries[0].get("function")
-        name = function.get("name") if isinstance(function, dict) else None
-        return name if isinstance(name, str) and name else None
-
-    def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
-        if not isinstance(message, dict):
-            raise ValueError(f"{_WHO}: the message is a dict, got {type(message).__name__}")
-        return _glue.continuation(_WHO, message, records, self.extract(message))
 
 
 def _from_chunk(entry: Any, n: int) -> ToolCall:

@@ -31,7 +31,7 @@ Glue choices (everything the adapter decides itself):
   before a finish_reason was received" first.)
 * Error chunks: the openai SDK's ``Stream`` raises before litellm sees the chunk
   (``_glue.raise_on_error_chunk``). Recognition, ``is_done``, display text (choice 0's
-  delta ``content``), ``forming_name`` and the continuation: ``_glue``.
+  delta ``content``), ``forming_name`` and the continuation: ``_glue.ChatAdapter``.
 """
 
 from __future__ import annotations
@@ -41,13 +41,12 @@ import os
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from collections.abc import Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
 import litellm  # noqa: E402
 from litellm.types.utils import ModelResponseStream  # noqa: E402
 
-from mcs_conformance import Accumulator, MalformedChunk, ToolCall, ToolCallRecord  # noqa: E402
+from mcs_conformance import Accumulator, ToolCall  # noqa: E402
 
 from .. import _glue  # noqa: E402
 
@@ -58,28 +57,15 @@ __all__ = ["LiteLLMStrategy"]
 _WHO = "litellm stream_chunk_builder"
 
 
-class LiteLLMStrategy:
-    name = "openai-chat"
-    leaks_into_text = False
-
-    def recognizes(self, shape: object) -> bool:
-        try:
-            return _glue.is_chat_chunk(shape) or _glue.is_chat_message(shape)
-        except Exception:
-            return False
-
-    def is_done(self, chunk: object) -> bool:
-        return _glue.chat_is_done(chunk)
+class LiteLLMStrategy(_glue.ChatAdapter):
+    who = _WHO
 
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
         state = acc.state
         if "chunks" not in state:
             state.update(chunks=[], keys=set(), call_keys=set())
-        if isinstance(chunk, str) and chunk.strip() == "[DONE]":
+        if not _glue.chat_chunk(chunk, _WHO):
             return ""
-        if not isinstance(chunk, dict):
-            raise MalformedChunk(f"{_WHO}: a chunk is a JSON object or \"[DONE]\", got {type(chunk).__name__}")
-        _glue.raise_on_error_chunk(chunk, _WHO)
         deltas = _glue.choice0_deltas(chunk)
         _glue.note_keys(deltas, state["keys"], state["call_keys"])
         state["chunks"].append(ModelResponseStream(**copy.deepcopy(chunk)))
@@ -88,23 +74,6 @@ class LiteLLMStrategy:
 
     def extract(self, message: object) -> list[ToolCall]:
         return _glue.chat_calls(message, _WHO)
-
-    def content_text(self, message: object) -> str:
-        content = message.get("content") if isinstance(message, dict) else None
-        return content if isinstance(content, str) else ""
-
-    def forming_name(self, message: object) -> str | None:
-        entries = message.get("tool_calls") if isinstance(message, dict) else None
-        if not isinstance(entries, list) or not entries or not isinstance(entries[0], dict):
-            return None
-        function = entries[0].get("function")
-        name = function.get("name") if isinstance(function, dict) else None
-        return name if isinstance(name, str) and name else None
-
-    def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
-        if not isinstance(message, dict):
-            raise ValueError(f"{_WHO}: the message is a dict, got {type(message).__name__}")
-        return _glue.continuation(_WHO, message, records, self.extract(message))
 
 
 def _render(state: dict) -> Any:

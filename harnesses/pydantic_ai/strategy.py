@@ -36,14 +36,13 @@ Glue choices (everything the adapter decides itself):
   that never send one; see harnesses/repro/pydantic_ai_cut_stream_runs_call.py.)
 * Error chunks: the openai SDK's ``Stream`` raises before pydantic-ai sees the chunk
   (``_glue.raise_on_error_chunk``). Recognition, ``is_done``, display text (choice 0's
-  delta ``content``), ``forming_name`` and the continuation: ``_glue``.
+  delta ``content``), ``forming_name`` and the continuation: ``_glue.ChatAdapter``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import warnings
-from collections.abc import Sequence
 from typing import Any
 
 from openai._models import construct_type
@@ -53,7 +52,7 @@ from pydantic_ai.models import ModelRequestParameters
 from pydantic_ai.models.openai import OpenAIChatModel
 from pydantic_ai.providers.openai import OpenAIProvider
 
-from mcs_conformance import Accumulator, MalformedChunk, ToolCall, ToolCallRecord
+from mcs_conformance import Accumulator, ToolCall
 
 from .. import _glue
 
@@ -96,28 +95,15 @@ async def _response(chunks: list[ChatCompletionChunk]) -> Any:
     return streamed.get()
 
 
-class PydanticAIOpenAIStrategy:
-    name = "openai-chat"
-    leaks_into_text = False
-
-    def recognizes(self, shape: object) -> bool:
-        try:
-            return _glue.is_chat_chunk(shape) or _glue.is_chat_message(shape)
-        except Exception:
-            return False
-
-    def is_done(self, chunk: object) -> bool:
-        return _glue.chat_is_done(chunk)
+class PydanticAIOpenAIStrategy(_glue.ChatAdapter):
+    who = _WHO
 
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
         state = acc.state
         if "chunks" not in state:
             state.update(chunks=[], keys=set(), call_keys=set())
-        if isinstance(chunk, str) and chunk.strip() == "[DONE]":
+        if not _glue.chat_chunk(chunk, _WHO):
             return ""
-        if not isinstance(chunk, dict):
-            raise MalformedChunk(f"{_WHO}: a chunk is a JSON object or \"[DONE]\", got {type(chunk).__name__}")
-        _glue.raise_on_error_chunk(chunk, _WHO)
         deltas = _glue.choice0_deltas(chunk)
         _glue.note_keys(deltas, state["keys"], state["call_keys"])
         state["chunks"].append(construct_type(type_=ChatCompletionChunk, value=chunk))
@@ -129,23 +115,6 @@ class PydanticAIOpenAIStrategy:
             raise ValueError(f"{_WHO}.extract: expects an assistant message dict, got {type(message).__name__}")
         entries = message.get("tool_calls")
         return [_call(entry, n) for n, entry in enumerate(entries if isinstance(entries, list) else ())]
-
-    def content_text(self, message: object) -> str:
-        content = message.get("content") if isinstance(message, dict) else None
-        return content if isinstance(content, str) else ""
-
-    def forming_name(self, message: object) -> str | None:
-        entries = message.get("tool_calls") if isinstance(message, dict) else None
-        if not isinstance(entries, list) or not entries or not isinstance(entries[0], dict):
-            return None
-        function = entries[0].get("function")
-        name = function.get("name") if isinstance(function, dict) else None
-        return name if isinstance(name, str) and name else None
-
-    def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
-        if not isinstance(message, dict):
-            raise ValueError(f"{_WHO}: the message is a dict, got {type(message).__name__}")
-        return _glue.continuation(_WHO, message, records, self.extract(message))
 
 
 def _call(entry: Any, n: int) -> ToolCall:

@@ -19,20 +19,20 @@ Glue choices (everything the adapter decides itself):
   itself); a call without a function name is a call with ``error``. Ids are kept as the
   SDK holds them (``""`` too).
 * Display text: the ``content`` of choice 0's delta in each chunk.
-* Recognition, ``is_done``, error chunks and the continuation: ``_glue`` (see there).
+* Recognition, ``is_done``, error chunks and the continuation: ``_glue.ChatAdapter`` and
+  ``_glue.chat_chunk`` (see there).
 * ``forming_name``: the first tool call's ``function.name`` in the message, if any.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from openai._models import construct_type
 from openai.lib.streaming.chat import ChatCompletionStreamState
 from openai.types.chat import ChatCompletionChunk, ChatCompletionMessage
 
-from mcs_conformance import Accumulator, MalformedChunk, ToolCall, ToolCallRecord
+from mcs_conformance import Accumulator, ToolCall
 
 from .. import _glue
 
@@ -41,27 +41,14 @@ __all__ = ["OpenAIChatSDKStrategy"]
 _WHO = "openai ChatCompletionStreamState"
 
 
-class OpenAIChatSDKStrategy:
-    name = "openai-chat"
-    leaks_into_text = False
-
-    def recognizes(self, shape: object) -> bool:
-        try:
-            return _glue.is_chat_chunk(shape) or _glue.is_chat_message(shape)
-        except Exception:
-            return False
-
-    def is_done(self, chunk: object) -> bool:
-        return _glue.chat_is_done(chunk)
+class OpenAIChatSDKStrategy(_glue.ChatAdapter):
+    who = _WHO
 
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
         if "sdk" not in acc.state:
             acc.state.update(sdk=ChatCompletionStreamState(), keys=set(), call_keys=set())
-        if isinstance(chunk, str) and chunk.strip() == "[DONE]":
+        if not _glue.chat_chunk(chunk, _WHO):
             return ""
-        if not isinstance(chunk, dict):
-            raise MalformedChunk(f"{_WHO}: a chunk is a JSON object or \"[DONE]\", got {type(chunk).__name__}")
-        _glue.raise_on_error_chunk(chunk, _WHO)
         state = acc.state
         state["sdk"].handle_chunk(construct_type(type_=ChatCompletionChunk, value=chunk))
         deltas = _glue.choice0_deltas(chunk)
@@ -87,21 +74,6 @@ class OpenAIChatSDKStrategy:
     def content_text(self, message: object) -> str:
         content = _model(message, "content_text").content
         return content if isinstance(content, str) else ""
-
-    def forming_name(self, message: object) -> str | None:
-        if not isinstance(message, dict):
-            return None
-        calls = message.get("tool_calls")
-        if not isinstance(calls, list) or not calls or not isinstance(calls[0], dict):
-            return None
-        function = calls[0].get("function")
-        name = function.get("name") if isinstance(function, dict) else None
-        return name if isinstance(name, str) and name else None
-
-    def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
-        if not isinstance(message, dict):
-            raise ValueError(f"{_WHO}: the message is a dict, got {type(message).__name__}")
-        return _glue.continuation(_WHO, message, records, self.extract(message))
 
 
 def _render(state: dict) -> Any:
