@@ -215,9 +215,9 @@ def write_counterexample(conf: Any, check: Any, case: Any, failure: Any) -> Path
     if case is None:  # a stream the check made from nothing (ROUNDTRIP-002): the derivation names its format
         if derived is None or "format" not in derived:
             return None
-        fmt, name, license_ = derived["format"], hashlib.sha256(repr(failure.chunks).encode()).hexdigest()[:10], \
-            "Apache-2.0"  # the suite's own data
-        about = f"{check.id}"
+        fmt, about = derived["format"], check.id
+        name = hashlib.sha256(repr(failure.chunks).encode()).hexdigest()[:10]
+        license_ = "Apache-2.0"  # the suite's own data, under the project's license
     else:
         if failure.chunks == case.chunks or (derived is None and check.family not in _REWRITES_STREAM):
             return None

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import NamedTuple
+
 from ..corpus import Case
 from ..errors import MCSError
 from .base import Failure, Subject, check, part_level
@@ -37,28 +40,52 @@ def _first_name(calls: list, mine: bool) -> str | None:
 
 
 def _names(subject: Subject, case: Case, final: str | None) -> Failure | None:
-    """Why forming_name over the stream's prefixes breaks the rule for ``final``, or None."""
-    level, why = part_level(case, "calls")
-    level, why = (None, "") if level == "must" else (level, f" ({level}: {why})")
+    """Why forming_name over the stream's prefixes breaks the rule for ``final``, or None.
+    A name that jumps or shrinks breaks U2 itself (must); a name other than the case's breaks
+    the rule at the level of the case's calls."""
     buf = subject.buffer()
-    seen: str | None = None
+    readings: list[tuple[str, str | None]] = []
     for i, chunk in enumerate(case.chunks):
         try:
             buf.feed(chunk)
         except MCSError:
             return None
-        name = subject.strategy.forming_name(buf.as_dict())
+        readings.append((f"after chunk {i}", subject.strategy.forming_name(buf.as_dict())))
+    broken = growth_problem(readings, final)
+    if broken is None:
+        return None
+    level, why = part_level(case, "calls")
+    level, why = (level, f" ({level}: {why})") if broken.about_final and level != "must" else (None, "")
+    if broken.at == len(readings):  # the name it ended at
+        return Failure(broken.why + why, level=level, expected=final, actual=readings[-1][1] if readings else None)
+    return Failure(broken.why + why, level=level, chunks=case.chunks[: broken.at + 1])
+
+
+class GrowthProblem(NamedTuple):
+    """Where U2 breaks (the reading's index; the number of readings for the end), why, and
+    whether it is about the expected name (a prefix of it, ending at it) rather than growth."""
+
+    at: int
+    why: str
+    about_final: bool
+
+
+def growth_problem(names: Iterable[tuple[str, str | None]], final: str | None) -> GrowthProblem | None:
+    """Where and why a run of ``(where, forming_name)`` readings breaks U2 for the first
+    call's name ``final`` (None: the stream has no named call), or None when it holds: a name
+    never shrinks, jumps or disappears, is always a prefix of ``final``, and ends equal to it."""
+    seen: str | None = None
+    n = 0
+    for n, (where, name) in enumerate(names, 1):
         if final is None and name is not None:
-            return Failure(f"forming_name is {name!r} after chunk {i} on a stream with no named call{why}",
-                           level=level, chunks=case.chunks[: i + 1])
+            return GrowthProblem(n - 1, f"forming_name is {name!r} {where} on a stream with no named call", True)
         if seen is not None and (name is None or not name.startswith(seen)):
-            return Failure(f"forming_name went from {seen!r} to {name!r} after chunk {i}: it must only grow",
-                           chunks=case.chunks[: i + 1])
+            return GrowthProblem(n - 1, f"forming_name went from {seen!r} to {name!r} {where}: it must only grow", False)
         if name is not None and final is not None and not final.startswith(name):
-            return Failure(f"forming_name {name!r} after chunk {i} is not a prefix of the call's name {final!r}{why}",
-                           level=level, chunks=case.chunks[: i + 1])
+            return GrowthProblem(n - 1, f"forming_name {name!r} {where} is not a prefix of the first call's name "
+                                        f"{final!r}", True)
         seen = name
     if seen != final:
-        return Failure(f"forming_name at the end of the stream is not the first call's name{why}", level=level,
-                       expected=final, actual=seen)
+        return GrowthProblem(n, f"forming_name at the end of the stream is {seen!r}, not the first call's name "
+                                f"{final!r}", True)
     return None

@@ -20,6 +20,7 @@ from ..generators import tool_calls
 from ..protocol import ToolCall
 from ..synthesize import Synthesized, render_delimiters, synthesized_streams
 from .base import Failure, Subject, calls_view, check, given_run, same
+from .name import growth_problem
 
 _RECIPE_LINES = 10
 
@@ -112,26 +113,6 @@ def _saved(failure: Failure, subject: Subject, drawn: Synthesized, message: Any)
     return failure
 
 
-def growth_problem(names: Iterable[tuple[str, str | None]], final: str | None) -> tuple[int, str] | None:
-    """Where and why a run of ``(where, forming_name)`` readings breaks U2 for the first
-    call's name ``final`` (None: the stream has no named call), or None when it holds: a name
-    never shrinks, jumps or disappears, is always a prefix of ``final``, and ends equal to it.
-    The position is the reading's index (the number of readings for the end)."""
-    seen: str | None = None
-    n = 0
-    for n, (where, name) in enumerate(names, 1):
-        if final is None and name is not None:
-            return n - 1, f"forming_name is {name!r} {where} on a stream with no named call"
-        if seen is not None and (name is None or not name.startswith(seen)):
-            return n - 1, f"forming_name went from {seen!r} to {name!r} {where}: it must only grow"
-        if name is not None and final is not None and not final.startswith(name):
-            return n - 1, f"forming_name {name!r} {where} is not a prefix of the first call's name {final!r}"
-        seen = name
-    if seen != final:
-        return n, f"forming_name at the end of the stream is {seen!r}, not the first call's name {final!r}"
-    return None
-
-
 @check(
     "NAME-002",
     "forming_name on every cut of a synthesized native stream or a rendered text only grows, as a prefix of the "
@@ -154,7 +135,7 @@ def forming_name_grows(subject: Subject, case: None) -> None:
             names = ((f"at character {cut}", strategy.forming_name(text[:cut])) for cut in range(len(text) + 1))
             broken = growth_problem(names, calls[0].name)
             if broken:
-                raise Failure(f"on a rendered text: {broken[1]}", detail=f"rendered text: {text!r}")
+                raise Failure(f"on a rendered text: {broken.why}", detail=f"rendered text: {text!r}")
 
         given_run(subject, tool_calls(max_calls=2, delimiters=delimiters), run_text)
         return
@@ -171,7 +152,7 @@ def forming_name_grows(subject: Subject, case: None) -> None:
             readings.append((f"after chunk {i}", strategy.forming_name(buf.as_dict())))
         broken = growth_problem(readings, drawn.calls[0].name)
         if broken:
-            at, why = broken
-            raise Failure(f"on a synthesized stream: {why}", chunks=list(drawn.chunks[: at + 1]), detail=_how(drawn))
+            raise Failure(f"on a synthesized stream: {broken.why}", chunks=list(drawn.chunks[: broken.at + 1]),
+                          detail=_how(drawn))
 
     given_run(subject, synthesized_streams(subject.descriptor), run_native)
