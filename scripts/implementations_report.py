@@ -6,7 +6,7 @@ Subcommands (scripts/implementations.sh calls them):
   line; fails when a folder of harnesses/ with a requirements.txt has no manifest entry.
 * ``versions --harness ID``: the installed versions of the harness's packages, as JSON.
 * ``write``: docs/implementations.md from .harness-runs/<id>/report.json and versions.json,
-  with the triage of harnesses/findings.toml (what breaks, class, reproduction, upstream).
+  with the triage of harnesses/findings/ (what breaks, class, reproduction, upstream).
 * ``check``: the committed report names every harness, every finding's reproduction exists,
   and each harness run in this checkout left a report with results (what CI runs).
 
@@ -32,7 +32,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 HARNESSES = ROOT / "harnesses"
 MANIFEST = HARNESSES / "harnesses.toml"
-FINDINGS = HARNESSES / "findings.toml"
+FINDINGS = HARNESSES / "findings"
 RUNS = Path(os.environ.get("MCS_HARNESS_RUNS") or ROOT / ".harness-runs")
 DOC = ROOT / "docs" / "implementations.md"
 FAMILY_ORDER = ("STRUCT", "RECOG", "PARITY", "SPLIT", "NOISE", "PURE", "DONE", "DISPLAY", "EXTRACT",
@@ -70,9 +70,9 @@ def manifest() -> list[dict[str, Any]]:
 
 
 def findings() -> list[dict[str, Any]]:
-    if not FINDINGS.is_file():
-        return []
-    out = tomllib.loads(FINDINGS.read_text(encoding="utf-8")).get("finding", [])
+    out: list[dict[str, Any]] = []
+    for path in sorted(FINDINGS.glob("*.toml")):  # the order of the names: the first match explains
+        out += tomllib.loads(path.read_text(encoding="utf-8")).get("finding", [])
     for f in out:
         if f.get("class") not in CLASSES:
             raise SystemExit(f"error: finding {f.get('id')}: class must be one of {', '.join(CLASSES)}")
@@ -231,7 +231,7 @@ def write() -> int:
             fams = sums[h["id"]]["families"]
             out.append(f"| `{h['id']}` | " + " | ".join(_cell(fams.get(f, Counter()), leveled) for f in present) + " |")
     out += ["", "## Failures, one line per finding", "",
-            "Each line is one behaviour (harnesses/findings.toml), with the rules it fails, their level, and the "
+            "Each line is one behaviour (harnesses/findings/), with the rules it fails, their level, and the "
             "cases. Class: " + "; ".join(f"**({k})** {v}" for k, v in CLASSES.items()) + ". Every (a) line links a "
             "reproduction in [`harnesses/repro/`](../harnesses/repro/) that runs the library alone (no mcs-conformance) "
             "and prints its answer next to the official SDK's or the `stream=false` one.", ""]
