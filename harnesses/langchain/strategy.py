@@ -1,29 +1,44 @@
-"""LangChain's streaming path for OpenAI Chat Completions as an ``openai-chat`` strategy.
+"""LangChain's ``ChatOpenAI`` over OpenAI Chat Completions as an ``openai-chat`` strategy.
 
-LangChain does the work, as ``ChatOpenAI.stream()`` does it: each wire chunk becomes the
-openai SDK's ``ChatCompletionChunk`` and is dumped with ``model_dump()`` (as
-``ChatOpenAI._stream`` receives it from the SDK), converted by langchain-openai's own
-``ChatOpenAI._convert_chunk_to_generation_chunk``, its ``generation_info`` merged into the
-message's ``response_metadata`` (as ``BaseChatModel.stream`` does), and the resulting
-``AIMessageChunk`` objects are summed with ``+`` (langchain-core's ``add_ai_message_chunks``),
-the way LangChain's docs aggregate a stream (``full = full + chunk``). The calls are the
-summed chunk's ``tool_calls`` / ``invalid_tool_calls`` (langchain-core parses each
-``tool_call_chunk``).
+LangChain does the work, on its documented public path end to end: one
+``ChatOpenAI(model=..., api_key=..., http_client=httpx2.Client(transport=<mock>),
+max_retries=0)`` (langchain-openai 1.7.4 hands ``http_client`` to the openai SDK's client,
+which with openai 3.x is an ``httpx2`` client: ``langchain_openai._compat``). A stream is
+``llm.stream(messages)``, the yielded ``AIMessageChunk`` objects summed with ``+`` as
+LangChain's docs aggregate a stream (``full = full + chunk``); the calls are the summed
+chunk's ``tool_calls`` / ``invalid_tool_calls``. A ``stream=false`` message of the suite is
+``llm.invoke(messages)`` over the JSON response body that carries it. The recorded chunks
+reach LangChain as the SSE bytes the provider sent (``_wire.sse_body``), served by the mock
+transport; nothing is sent anywhere.
 
 Glue choices (everything the adapter decides itself):
 
+* Live stream: each buffer's ``llm.stream(...)`` runs in a worker thread of its own whose
+  response body is an iterator fed one chunk's bytes per ``accumulate``; ``accumulate``
+  hands the bytes over and waits until LangChain asks for more (it has then yielded and
+  summed every ``AIMessageChunk`` those bytes hold), so only one side ever runs (nothing is
+  re-run per read; the worker's CPU time is the process's, which the COST checks measure).
+  The body ends when the buffer is dropped (the worker then finishes). After the openai
+  SDK's stream stops (``data: [DONE]``), later chunks are not read, as LangChain reads
+  none. An exception LangChain (or the SDK under it) raises while reading a chunk's bytes
+  is raised by that ``accumulate`` (the buffer reports it as a chunk that cannot be
+  accumulated). ``accumulate`` returns the string content of the chunks LangChain yielded
+  for those bytes (the display text).
+* Request: one user message ``"hi"`` to model ``gpt-4o``, a placeholder API key; the
+  request is never looked at. The response: status 200, ``text/event-stream`` for a
+  stream, ``application/json`` for ``invoke``.
 * Wire message rendered from the summed ``AIMessageChunk`` (at read time only,
   ``_glue.lazy_root``): ``role: "assistant"``; ``content`` is LangChain's content string,
   or ``None`` when no delta of choice 0 carried a string content (LangChain holds ``""``
   for both); ``tool_calls`` from ``tool_call_chunks`` in LangChain's order, each
   ``{"id", "type": "function", "function": {"name", "arguments"}}`` with the raw argument
   text LangChain merged (``type`` is not kept by LangChain; ``"function"`` is the only
-  type of a Chat Completions function call); ``refusal`` and ``function_call`` from
-  ``additional_kwargs`` when LangChain put them there. Every other key a delta of choice 0
-  carried that LangChain does not keep is written as ``None``; ``None``-valued keys no
-  delta carried are left out (``_glue.wire_keys_only``). The message carries
-  ``mcs_langchain: "AIMessageChunk"`` (a top-level ``mcs_*`` annotation, which PARITY leaves
-  aside) so that ``extract`` reads it as a streaming LangChain user does.
+  type of a Chat Completions function call); ``refusal``, ``audio`` and ``function_call``
+  from ``additional_kwargs`` when LangChain put them there. Every other key a delta of
+  choice 0 carried that LangChain does not keep is written as ``None``; ``None``-valued
+  keys no delta carried are left out (``_glue.wire_keys_only``). The message carries
+  ``mcs_langchain: "AIMessageChunk"`` (a top-level ``mcs_*`` annotation, which PARITY
+  leaves aside) so that ``extract`` reads it as a streaming LangChain user does.
 * Unfinished streams: ``is_done`` (``_glue.chat_is_done``) reads the wire's completion
   signal; the buffer's ``done`` tells the suite's extraction axis. ``extract`` itself returns
   the calls as LangChain reads them (a ``length`` finish is a finish to LangChain).
@@ -32,44 +47,111 @@ Glue choices (everything the adapter decides itself):
   own ``AIMessageChunk`` (one per entry, so the order of valid and invalid calls is kept)
   and is read from that chunk's ``tool_calls`` (executable) or ``invalid_tool_calls`` (a
   call with ``error``; a call without a name is given an ``error`` too: it can never run).
-  Any other message (a provider's ``stream=false`` answer) is read as
-  ``ChatOpenAI.invoke`` reads one: the openai SDK's ``ChatCompletionMessage`` dumped with
-  ``model_dump()`` (as ``_create_chat_result`` receives it), then langchain-openai's
-  ``_convert_dict_to_message`` (``role`` taken as ``"assistant"`` when absent).
+  Any other message (a provider's ``stream=false`` answer) is served as the JSON body
+  ``{"id", "object": "chat.completion", "created", "model", "choices": [{"index": 0,
+  "message": {"role": "assistant", ...message}, "finish_reason"}]}`` (``finish_reason``
+  ``"tool_calls"`` when the message has ``tool_calls``, else ``"stop"``) and read by
+  ``llm.invoke``: the returned ``AIMessage``'s ``tool_calls`` then ``invalid_tool_calls``
+  (LangChain keeps no order between the two lists).
 * ``content_text``: the message's ``content`` string ("" otherwise). ``forming_name``: the
-  first ``tool_calls`` entry's name. Display text: the content LangChain's chunk carries.
-* Error chunks: the openai SDK's ``Stream`` raises before LangChain sees the chunk
-  (``_glue.raise_on_error_chunk``). Recognition, ``is_done`` and the continuation:
-  ``_glue.ChatAdapter``. The ``ChatOpenAI`` object is made with a placeholder API key; nothing is sent.
+  first ``tool_calls`` entry's name.
+* Error chunks: the openai SDK's ``Stream`` raises ``APIError`` for them inside LangChain;
+  the adapter raises ``StreamError`` at that chunk before handing it over
+  (``_glue.raise_on_error_chunk``), so the suite sees the error as a stream error. A chunk
+  that is no JSON object is refused with ``MalformedChunk`` (``_glue.chat_chunk``): it has
+  no SSE bytes. Recognition, ``is_done`` and the continuation: ``_glue.ChatAdapter``.
 """
 
 from __future__ import annotations
 
+import queue
+import threading
+import weakref
 from typing import Any
 
 from langchain_core.messages import AIMessageChunk
 from langchain_core.messages.tool import tool_call_chunk
 from langchain_openai import ChatOpenAI
-from langchain_openai.chat_models.base import _convert_dict_to_message
-from openai._models import construct_type
-from openai.types.chat import ChatCompletionChunk, ChatCompletionMessage
 
 from mcs_conformance import Accumulator, ToolCall
 
-from .. import _glue
+from .. import _glue, _wire
 
 __all__ = ["LangChainOpenAIStrategy"]
 
 _WHO = "langchain-openai"
 _MARK = "mcs_langchain"
+_PROMPT = [("user", "hi")]
+_WAIT = 120.0  # seconds: a worker that neither yields nor asks for bytes by then is stuck
 _LLM: ChatOpenAI | None = None
+_HERE = threading.local()  # the response the mock transport gives in this thread
+
+
+def _respond(request: Any) -> Any:
+    http = _wire.http_module("httpx2")
+    kind, content = _HERE.response
+    return http.Response(200, headers={"content-type": kind}, content=content)
 
 
 def _llm() -> ChatOpenAI:
     global _LLM
     if _LLM is None:
-        _LLM = ChatOpenAI(model="gpt-4o", api_key="placeholder-never-sent")
+        http = _wire.http_module("httpx2")
+        _LLM = ChatOpenAI(model="gpt-4o", api_key="placeholder-never-sent", max_retries=0,
+                          http_client=http.Client(transport=http.MockTransport(_respond)))
     return _LLM
+
+
+class _Live:
+    """One ``llm.stream()`` running in a worker thread, fed bytes by ``feed``."""
+
+    def __init__(self) -> None:
+        self.pieces: queue.SimpleQueue = queue.SimpleQueue()
+        self.hungry = threading.Semaphore(0)
+        self.out: dict[str, Any] = {"full": None, "text": [], "error": None, "ended": False}
+        thread = threading.Thread(target=_run, args=(self.pieces, self.hungry, self.out), daemon=True)
+        thread.start()
+        self._wait()
+        weakref.finalize(self, self.pieces.put, None)  # the buffer is gone: end the body
+
+    def _wait(self) -> None:
+        if not self.hungry.acquire(timeout=_WAIT):
+            raise RuntimeError(f"{_WHO}: LangChain's stream neither yielded nor read within {_WAIT:g} s")
+
+    def feed(self, data: bytes) -> str:
+        out = self.out
+        if out["ended"]:
+            return ""
+        out["text"] = []
+        self.pieces.put(data)
+        self._wait()
+        if out["error"] is not None:
+            error, out["error"] = out["error"], None
+            raise error
+        return "".join(out["text"])
+
+
+def _run(pieces: queue.SimpleQueue, hungry: threading.Semaphore, out: dict) -> None:
+    def body():
+        while True:
+            hungry.release()  # everything handed over so far is read: ask for more
+            data = pieces.get()
+            if data is None:
+                return
+            yield data
+
+    _HERE.response = ("text/event-stream", body())
+    try:
+        for chunk in _llm().stream(_PROMPT):
+            out["full"] = chunk if out["full"] is None else out["full"] + chunk
+            if isinstance(chunk.content, str) and chunk.content:
+                out["text"].append(chunk.content)
+    except BaseException as exc:  # raised at the chunk whose bytes LangChain was reading
+        out["error"] = exc
+    finally:
+        out["ended"] = True
+        _HERE.response = None
+        hungry.release()
 
 
 class LangChainOpenAIStrategy(_glue.ChatAdapter):
@@ -78,37 +160,40 @@ class LangChainOpenAIStrategy(_glue.ChatAdapter):
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
         state = acc.state
         if "keys" not in state:
-            state.update(full=None, cls=AIMessageChunk, keys=set(), call_keys=set(), text=False)
-        if not _glue.chat_chunk(chunk, _WHO):
-            return ""
-        deltas = _glue.choice0_deltas(chunk)
-        _glue.note_keys(deltas, state["keys"], state["call_keys"])
-        state["text"] = state["text"] or any(isinstance(d.get("content"), str) for d in deltas)
-        dumped = construct_type(type_=ChatCompletionChunk, value=chunk).model_dump()
-        generation = _llm()._convert_chunk_to_generation_chunk(dumped, state["cls"], {})
-        _glue.lazy_root(acc, lambda: _render(state))
-        if generation is None:
-            return ""
-        state["cls"] = generation.message.__class__
-        message = generation.message
-        message.response_metadata = {**(generation.generation_info or {}), **message.response_metadata}
-        state["full"] = message if state["full"] is None else state["full"] + message
-        return message.content if isinstance(message.content, str) else ""
+            state.update(live=_Live(), keys=set(), call_keys=set(), text=False)
+        if _glue.chat_chunk(chunk, _WHO):
+            deltas = _glue.choice0_deltas(chunk)
+            _glue.note_keys(deltas, state["keys"], state["call_keys"])
+            state["text"] = state["text"] or any(isinstance(d.get("content"), str) for d in deltas)
+        live: _Live = state["live"]
+        _glue.lazy_root(acc, lambda: _render(live.out["full"], state))
+        return live.feed(_wire.sse_body([chunk]))
 
     def extract(self, message: object) -> list[ToolCall]:
         if not isinstance(message, dict):
             raise ValueError(f"{_WHO}.extract: expects an assistant message dict, got {type(message).__name__}")
         if message.get(_MARK):
             return [_from_chunk(entry, n) for n, entry in enumerate(message.get("tool_calls") or ())]
-        dumped = construct_type(type_=ChatCompletionMessage, value={"role": "assistant", **message}).model_dump(warnings=False)
-        converted = _convert_dict_to_message(dumped)
-        calls = [ToolCall(name=tc["name"] or "", arguments=tc["args"], id=tc.get("id"),
-                          error=None if tc["name"] else "the tool call has no name")
-                 for tc in getattr(converted, "tool_calls", [])]
-        calls += [ToolCall(name=tc.get("name") or "", id=tc.get("id"), raw_arguments=tc.get("args"),
-                           error=tc.get("error") or "invalid tool call")
-                  for tc in getattr(converted, "invalid_tool_calls", [])]
-        return calls
+        return _invoke(message)
+
+
+def _invoke(message: dict) -> list[ToolCall]:
+    """The message as ``ChatOpenAI.invoke`` reads it from a ``stream=false`` response."""
+    answer = {"id": "chatcmpl-mcs", "object": "chat.completion", "created": 0, "model": "gpt-4o",
+              "choices": [{"index": 0, "message": {"role": "assistant", **message},
+                           "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}]}
+    _HERE.response = ("application/json", _wire.json_body(answer))
+    try:
+        converted = _llm().invoke(_PROMPT)
+    finally:
+        _HERE.response = None
+    calls = [ToolCall(name=tc["name"] or "", arguments=tc["args"], id=tc.get("id"),
+                      error=None if tc["name"] else "the tool call has no name")
+             for tc in getattr(converted, "tool_calls", [])]
+    calls += [ToolCall(name=tc.get("name") or "", id=tc.get("id"), raw_arguments=tc.get("args"),
+                       error=tc.get("error") or "invalid tool call")
+              for tc in getattr(converted, "invalid_tool_calls", [])]
+    return calls
 
 
 def _from_chunk(entry: Any, n: int) -> ToolCall:
@@ -129,8 +214,7 @@ def _from_chunk(entry: Any, n: int) -> ToolCall:
     return ToolCall(name="", error=f"tool_calls[{n}]: langchain-core returned no call")
 
 
-def _render(state: dict) -> Any:
-    full: AIMessageChunk | None = state["full"]
+def _render(full: AIMessageChunk | None, state: dict) -> Any:
     if full is None:
         return {}
     keys = state["keys"]
@@ -138,7 +222,7 @@ def _render(state: dict) -> Any:
     message["role"] = "assistant"
     content = full.content if isinstance(full.content, str) else None
     message["content"] = content if state["text"] else (content or None)
-    for key in ("refusal", "function_call"):
+    for key in ("refusal", "audio", "function_call"):
         if key in full.additional_kwargs:
             message[key] = full.additional_kwargs[key]
     if full.tool_call_chunks:
