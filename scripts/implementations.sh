@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# The implementations report: run the conformance suite on every harness in harnesses/ and
-# write docs/implementations.md.
+# The implementations report: run the conformance suite on every harness in harnesses/, run
+# the reproductions of its findings, commit-ready raw results, then docs/implementations.md.
 #
 #   bash scripts/implementations.sh              every harness, each folder in its own virtualenv
+#   bash scripts/implementations.sh ID ...       only these harness ids (the report keeps the
+#                                                other harnesses' committed results)
 #   bash scripts/implementations.sh --ci         only the harnesses marked ci = true, in the
 #                                                project's virtualenv ($MCS_VENV or .venv),
 #                                                without COST and the random SPLIT-003 and
-#                                                NOISE-002 (the slow part), then check that the
-#                                                committed report names every harness (no rewrite)
-#   bash scripts/implementations.sh ID ...       only these harness ids (the report keeps the
-#                                                other harnesses' last results)
+#                                                NOISE-002 (the slow part), no reproductions
+#                                                (tests/test_reproductions.py runs those CI can),
+#                                                then `check` (no rewrite, no results written)
 #
-# Virtualenvs live in .harness-venvs/<folder>, runs in .harness-runs/<id>/ (.harness-runs/ci/<id>/
-# for --ci; all git-ignored):
-# report.json (the suite's JSON report), versions.json, run.log. Each run is
-# `mcs-conformance check MODULE:ATTR` with CI=true (hypothesis profile ci), -n 2, GOLDEN
-# deselected (a library has no reviewed snapshots of its own), from its run folder, so the
-# suite's rootdir, snapshots and counterexamples stay there.
+# Per harness: `mcs-conformance check MODULE:ATTR` with CI=true (hypothesis profile ci), -n 2,
+# GOLDEN deselected (a library has no reviewed snapshots of its own), from its run folder
+# .harness-runs/<id>/ (git-ignored: report.json, versions.json, run.json, run.log), so the
+# suite's rootdir, snapshots and counterexamples stay there; then every reproduction of the
+# harness's findings in the same virtualenv (`implementations_report.py repro`: exit 1 and the
+# finding's `shows` printed, repros.json); then `implementations_report.py collect` writes
+# harnesses/results/<id>.json (committed). At the end `implementations_report.py write`
+# generates docs/implementations.md and the README headline from harnesses/results/ alone.
+# Virtualenvs live in .harness-venvs/<folder>; the CI mode's runs in .harness-runs/ci/<id>/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -27,7 +31,7 @@ SELECT="not GOLDEN"
 for arg in "$@"; do
   case "$arg" in
     --ci) MODE=ci; SELECT="not GOLDEN and not COST and not SPLIT-003 and not NOISE-002" ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) IDS+=("$arg") ;;
   esac
 done
@@ -72,6 +76,7 @@ for row in "${ROWS[@]}"; do
   rm -rf "$run" && mkdir -p "$run"
   printf '[pytest]\n' > "$run/pytest.ini"   # the run folder is the suite's rootdir
   "$py" scripts/implementations_report.py versions --harness "$id" > "$run/versions.json" || status=1
+  printf '{"date": "%s", "select": "%s"}\n' "$(date -u +%F)" "$SELECT" > "$run/run.json"
   echo "== $id: $strategy"
   t0=$(date +%s)
   (cd "$run" && PYTHONPATH="$ROOT" "$ROOT/$py" -m mcs_conformance.cli check "$strategy" \
@@ -83,7 +88,13 @@ for row in "${ROWS[@]}"; do
   if [ "$rc" -gt 1 ] || [ ! -s "$run/report.json" ]; then
     echo "error: the suite did not run on $id (exit $rc); see $run/run.log" >&2
     status=1
+    continue
   fi
+  [ "$MODE" = ci ] && continue
+  t0=$(date +%s)
+  "$BASE_PY" scripts/implementations_report.py repro --harness "$id" --python "$ROOT/$py" || status=1
+  echo "   reproductions in $(( $(date +%s) - t0 )) s (output: $run/repros/)"
+  "$BASE_PY" scripts/implementations_report.py collect --harness "$id" || status=1
 done
 echo "== all runs: $(( $(date +%s) - start_all )) s"
 

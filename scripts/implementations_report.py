@@ -1,19 +1,34 @@
-"""The implementations report: which harness passes what, from the suite's JSON reports.
+"""The implementations report: which harness passes what, from the committed raw results.
 
-Subcommands (scripts/implementations.sh calls them):
+The pipeline: ``scripts/implementations.sh`` runs the suite on a harness (``.harness-runs/<id>/``,
+git-ignored), runs the reproductions of the harness's findings, then ``collect`` turns the
+run into ``harnesses/results/<id>.json`` (committed: every item with its outcome, level and
+triage); ``write`` generates docs/implementations.md and the README headline from those
+files, the findings and harnesses.toml alone, so anyone can regenerate the report and check
+it without rerunning anything.
+
+Subcommands (scripts/implementations.sh calls the first four):
 
 * ``list [--mode all|ci] [ID ...]``: the harnesses to run, ``folder<TAB>id<TAB>strategy`` a
   line; fails when a folder of harnesses/ with a requirements.txt has no manifest entry.
 * ``versions --harness ID``: the installed versions of the harness's packages, as JSON.
-* ``write``: docs/implementations.md from .harness-runs/<id>/report.json and versions.json,
-  with the triage of harnesses/findings/ (what breaks, class, reproduction, upstream).
-* ``check``: the committed report names every harness, every finding's reproduction exists,
-  and each harness run in this checkout left a report with results (what CI runs).
+* ``repro --harness ID --python PY``: runs every reproduction of the harness's findings with
+  that interpreter (``PY -I harnesses/repro/x.py`` from an empty folder, so the file has to
+  stand alone), checks exit code 1 and the finding's ``shows`` in its output, and writes
+  ``.harness-runs/<id>/repros.json``.
+* ``collect --harness ID``: ``.harness-runs/<id>/`` (report.json, versions.json, run.json,
+  repros.json) to ``harnesses/results/<id>.json``, triaged with harnesses/findings/.
+* ``retriage``: applies the current findings to the committed results again (rewrites each
+  item's class and finding id; no rerun).
+* ``write``: docs/implementations.md and the README's headline block from harnesses/results/.
+* ``check``: the findings are well formed, the committed report names every harness and is
+  what ``write`` generates, the stored triage is current, and each harness run in this
+  checkout left a report with results (what CI runs).
 
-Levels: a result may carry ``level`` (``must`` | ``should`` | ``reference``) and the
-outcome ``differs``. Failures at ``must`` and ``should`` are failures; ``reference`` ones and
-``differs`` are listed apart, never counted as failing. A result without a level counts
-as failing when it failed (the suite's default gate before levels existed).
+Levels: a result carries ``level`` (``must`` | ``should`` | ``reference``) and the outcome
+``differs``. Failures at ``must`` and ``should`` are failures; ``reference`` ones and
+``differs`` are listed apart, never counted as failing. Failures are counted by class,
+never summed across classes: only the library's own bugs (a) are reported by level.
 """
 
 from __future__ import annotations
@@ -21,9 +36,14 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import fnmatch
+import hashlib
 import json
 import os
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import tomllib
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -33,24 +53,54 @@ ROOT = Path(__file__).resolve().parent.parent
 HARNESSES = ROOT / "harnesses"
 MANIFEST = HARNESSES / "harnesses.toml"
 FINDINGS = HARNESSES / "findings"
+RESULTS = HARNESSES / "results"
+REPRO = HARNESSES / "repro"
 RUNS = Path(os.environ.get("MCS_HARNESS_RUNS") or ROOT / ".harness-runs")
 DOC = ROOT / "docs" / "implementations.md"
+README = ROOT / "README.md"
+HEADLINE_START = "<!-- implementations-headline:start -->"
+HEADLINE_END = "<!-- implementations-headline:end -->"
 FAMILY_ORDER = ("STRUCT", "RECOG", "PARITY", "SPLIT", "NOISE", "PURE", "DONE", "DISPLAY", "EXTRACT",
                 "CHAIN", "NAME", "HISTORY", "ROUNDTRIP", "PREFIX", "COST")
+LEVEL_ORDER = ("must", "should", "reference", "unleveled")
+CLASS_ORDER = "adsbc?"
 CLASSES = {
-    "a": "real: the library's answer differs from the official SDK's or the stream=false one on the same chunks",
-    "s": "the library gives the official SDK's answer where a `should` rule asks more (the rule names the hazard and "
-         "the public bug it prevents; the SDK itself fails it)",
-    "b": "the suite asks for a choice of the reference's (no provider document, SDK or ADR text asks for it)",
+    "a": "the library's own bug: its answer differs from the official SDK's or the stream=false one on the same "
+         "chunks, and the library does not document it as intended",
+    "d": "documented behaviour, not a bug: the library says the behaviour is intended (its docs, a docstring, a "
+         "setting, a maintainer closing the issue as intended)",
+    "s": "the library gives the official SDK's answer where a `should` rule asks more (the rule names the hazard; "
+         "the SDK itself fails it)",
+    "b": "the suite asks for a choice of the reference's (no provider document, SDK result or ADR text asks for "
+         "it), or the suite's own fault",
     "c": "glue: the adapter's own choice (fixed in the glue when found; listed while it stands)",
+}
+CLASS_NAMES = {  # how a headline or a count names each class
+    "a": "its own bugs (a)",
+    "d": "documented behaviour (d)",
+    "s": "the official SDK's answer where a `should` rule asks more (s)",
+    "b": "a choice of the reference's the suite asks for (b)",
+    "c": "glue (c)",
+    "?": "not triaged yet",
+}
+FINDING_KEYS = {"id", "harnesses", "checks", "cases", "what", "class", "repro", "shows", "slow", "documented",
+                "hazard", "upstream", "searched"}
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+STATE = re.compile(r"^(open|unmerged|merged( in \S.*)?|closed: \S.*)$")
+REQUIRES = re.compile(r"^#\s*requires:\s*(.+?)\s*$")
+PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]+\])?==([^\s,]+)$")
+COMMANDS = {
+    "run": "bash scripts/implementations.sh",
+    "write": "python scripts/implementations_report.py write",
+    "retriage": "python scripts/implementations_report.py retriage",
 }
 
 
-def _rel(path: Path) -> Path:
+def _rel(path: Path) -> str:
     try:
-        return path.relative_to(ROOT)
+        return str(path.relative_to(ROOT))
     except ValueError:
-        return path
+        return str(path)
 
 
 # -- the manifest and the triage ---------------------------------------------------------------
@@ -70,31 +120,108 @@ def manifest() -> list[dict[str, Any]]:
 
 
 def findings() -> list[dict[str, Any]]:
+    """Every finding of harnesses/findings/*.toml, in the order of the file names (the first
+    match explains a failure). Not validated here: see ``validate_findings``."""
     out: list[dict[str, Any]] = []
-    for path in sorted(FINDINGS.glob("*.toml")):  # the order of the names: the first match explains
-        out += tomllib.loads(path.read_text(encoding="utf-8")).get("finding", [])
-    for f in out:
-        if f.get("class") not in CLASSES:
-            raise SystemExit(f"error: finding {f.get('id')}: class must be one of {', '.join(CLASSES)}")
+    for path in sorted(FINDINGS.glob("*.toml")):
+        for f in tomllib.loads(path.read_text(encoding="utf-8")).get("finding", []):
+            out.append({**f, "_file": path.name})
     return out
 
 
+def validate_findings(triage: list[dict[str, Any]], harness_ids: set[str]) -> list[str]:
+    """The findings format of harnesses/findings/README.md; one problem a line."""
+    problems: list[str] = []
+    seen: set[str] = set()
+    for f in triage:
+        fid = f.get("id") or "?"
+        where = f"finding {fid} ({f.get('_file', '?')})"
+        if not f.get("id"):
+            problems.append(f"{where}: no id")
+        elif fid in seen:
+            problems.append(f"{where}: the id is used twice")
+        seen.add(fid)
+        unknown = set(f) - FINDING_KEYS - {"_file"}
+        if unknown:
+            problems.append(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+        cls = f.get("class")
+        if cls not in CLASSES:
+            problems.append(f"{where}: class must be one of {', '.join(CLASSES)}, not {cls!r}")
+        if not f.get("what"):
+            problems.append(f"{where}: no `what`")
+        hs = f.get("harnesses")
+        if not hs or not isinstance(hs, list):
+            problems.append(f"{where}: no `harnesses`")
+        else:
+            for hid in hs:
+                if hid not in harness_ids:
+                    problems.append(f"{where}: unknown harness {hid!r}")
+        for key in ("checks", "cases"):
+            if key in f and not (isinstance(f[key], list) and f[key] and all(isinstance(p, str) for p in f[key])):
+                problems.append(f"{where}: `{key}` must be a non-empty list of patterns")
+        repro = f.get("repro")
+        if cls == "a" and not repro:
+            problems.append(f"{where}: a library's bug (a) needs a `repro`")
+        if repro:
+            if not (isinstance(repro, str) and repro.startswith("harnesses/repro/") and repro.endswith(".py")):
+                problems.append(f"{where}: `repro` must be harnesses/repro/<script>.py, not {repro!r}")
+            elif not (ROOT / repro).is_file():
+                problems.append(f"{where}: reproduction {repro} does not exist")
+            if not (isinstance(f.get("shows"), str) and f["shows"].strip()):
+                problems.append(f"{where}: a `repro` needs `shows` (the text it prints when it fails as `what` says)")
+        elif "shows" in f:
+            problems.append(f"{where}: `shows` without a `repro`")
+        if "slow" in f and not isinstance(f["slow"], bool):
+            problems.append(f"{where}: `slow` must be true or false")
+        if cls == "d":
+            doc = f.get("documented")
+            if not (isinstance(doc, dict) and doc.get("url") and doc.get("quote")):
+                problems.append(f"{where}: documented behaviour (d) needs `documented = {{ url, quote }}`")
+        elif "documented" in f:
+            doc = f["documented"]
+            if not (isinstance(doc, dict) and doc.get("url") and doc.get("quote")):
+                problems.append(f"{where}: `documented` needs url and quote")
+        if "hazard" in f and not (isinstance(f["hazard"], str) and f["hazard"].strip()):
+            problems.append(f"{where}: `hazard` must be a line of text")
+        ups = f.get("upstream")
+        if ups is not None:
+            if not isinstance(ups, list) or not ups:
+                problems.append(f"{where}: `upstream` must be a list of {{ url, state, searched }} tables")
+                ups = []
+            for u in ups:
+                if not isinstance(u, dict):
+                    problems.append(f"{where}: upstream entry {u!r} must be a table {{ url, state, searched }}")
+                    continue
+                if not str(u.get("url", "")).startswith("https://"):
+                    problems.append(f"{where}: an upstream entry has no https url")
+                if not STATE.match(str(u.get("state", ""))):
+                    problems.append(f"{where}: upstream {u.get('url')}: state {u.get('state')!r} is none of open, "
+                                    f"closed: ..., merged in X, unmerged")
+                if not DATE.match(str(u.get("searched", ""))):
+                    problems.append(f"{where}: upstream {u.get('url')}: `searched` must be the date (YYYY-MM-DD)")
+        searched = f.get("searched")
+        if searched is not None:
+            if not (isinstance(searched, dict) and DATE.match(str(searched.get("date", "")))
+                    and str(searched.get("query", "")).strip()):
+                problems.append(f"{where}: `searched` needs date (YYYY-MM-DD) and query")
+        if cls == "a" and not ups and searched is None:
+            problems.append(f"{where}: a library's bug (a) needs `upstream` or `searched` (the search that found none)")
+    return problems
+
+
 def _matches(finding: dict[str, Any], harness: str, check: str, case: str) -> bool:
-    if harness not in finding["harnesses"]:
+    if harness not in finding.get("harnesses", []):
         return False
     if finding.get("checks") and not any(fnmatch.fnmatchcase(check, p) for p in finding["checks"]):
         return False
     return any(fnmatch.fnmatchcase(case, p) for p in finding.get("cases", ["*"]))
 
 
-# -- reading a run ---------------------------------------------------------------------------
-def _load(harness: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any]]:
-    run = RUNS / harness["id"]
-    report = json.loads((run / "report.json").read_text(encoding="utf-8")) if (run / "report.json").is_file() else None
-    versions = json.loads((run / "versions.json").read_text(encoding="utf-8")) if (run / "versions.json").is_file() else {}
-    return report, versions
+def explain(triage: list[dict[str, Any]], harness: str, check: str, case: str) -> dict[str, Any] | None:
+    return next((f for f in triage if _matches(f, harness, check, case)), None)
 
 
+# -- outcomes ---------------------------------------------------------------------------------
 def bucket(result: dict[str, Any]) -> str:
     """'passed', 'failed', 'reference' (a difference from the reference's choice), 'error'
     (the suite's own code broke: a bug in mcs-conformance, not the library's) or 'other'."""
@@ -112,199 +239,564 @@ def _problem(message: str) -> str:
             text = line.split("problem:", 1)[1].strip()
             return text if len(text) <= 160 else text[:157] + "..."
     first = next((l for l in message.splitlines() if l.strip() and not l.startswith("[gw")), "")
-    return first.strip()[:160]
+    first = first.strip()
+    return first if len(first) <= 160 else first[:157] + "..."
 
 
-def summarize(report: dict[str, Any]) -> dict[str, Any]:
-    results = report.get("results", [])
+def triage_item(item: dict[str, Any], harness: str, triage: list[dict[str, Any]]) -> dict[str, Any]:
+    """The item with ``class`` and ``finding`` set from the triage (failing and reference
+    items only; both None when no finding explains it)."""
+    out = {k: v for k, v in item.items() if k not in ("class", "finding")}
+    if bucket(item) in ("failed", "reference"):
+        f = explain(triage, harness, item["id"], item["case"])
+        problem = out.pop("problem", None)
+        out["class"] = f["class"] if f else None
+        out["finding"] = f["id"] if f else None
+        if problem is not None:
+            out["problem"] = problem
+    return out
+
+
+# -- the raw results --------------------------------------------------------------------------
+def results_path(harness_id: str) -> Path:
+    return RESULTS / f"{harness_id}.json"
+
+
+def dump_results(data: dict[str, Any]) -> str:
+    """The results as JSON, one repro and one item a line, items sorted by (check, case)."""
+    head = {k: v for k, v in data.items() if k not in ("repros", "items")}
+    lines = ["{"]
+    for k, v in head.items():
+        lines.append(f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False, sort_keys=isinstance(v, dict))},")
+    for key, rows in (("repros", sorted(data.get("repros", []), key=lambda r: (r["path"], r["finding"]))),
+                      ("items", sorted(data.get("items", []), key=lambda r: (r["id"], r["case"])))):
+        body = [f"    {json.dumps(r, ensure_ascii=False)}" for r in rows]
+        lines.append(f'  "{key}": [' + ("" if body else "]" + ("," if key == "repros" else "")))
+        if body:
+            lines.append(",\n".join(body))
+            lines.append("  ]" + ("," if key == "repros" else ""))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def load_results(harness_id: str) -> dict[str, Any] | None:
+    path = results_path(harness_id)
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def collect(harness_id: str) -> int:
+    h = next((h for h in manifest() if h["id"] == harness_id), None)
+    if h is None:
+        print(f"error: unknown harness id {harness_id!r}", file=sys.stderr)
+        return 1
+    run = RUNS / harness_id
+    if not (run / "report.json").is_file():
+        print(f"error: {_rel(run / 'report.json')} is missing: run {COMMANDS['run']} {harness_id}", file=sys.stderr)
+        return 1
+    report = json.loads((run / "report.json").read_text(encoding="utf-8"))
+    versions = _read_json(run / "versions.json", {})
+    meta = _read_json(run / "run.json", {})
+    repros = _read_json(run / "repros.json", [])
+    date = meta.get("date") or _dt.datetime.fromtimestamp((run / "report.json").stat().st_mtime,
+                                                         _dt.timezone.utc).date().isoformat()
+    triage = findings()
+    items = []
+    for r in report.get("results", []):
+        item = {"id": r["id"], "case": r["case"], "outcome": r.get("outcome"), "level": r.get("level")}
+        if bucket(r) in ("failed", "reference", "error"):
+            item["problem"] = _problem(r.get("message") or "")
+        items.append(triage_item(item, harness_id, triage))
+    data = {
+        "harness": harness_id,
+        "strategy": report.get("spec", h["strategy"]),
+        "date": date,
+        "package_version": report.get("package_version"),
+        "corpus_version": report.get("corpus_version"),
+        "corpus_hash": report.get("corpus_hash"),
+        "profile": report.get("profile"),
+        "select": meta.get("select"),
+        "versions": versions,
+        "repros": repros,
+        "items": items,
+    }
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    results_path(harness_id).write_text(dump_results(data), encoding="utf-8")
+    failing = sum(bucket(i) == "failed" for i in items)
+    untriaged = sum(bucket(i) == "failed" and not i.get("finding") for i in items)
+    print(f"wrote {_rel(results_path(harness_id))}: {len(items)} items, {failing} failing "
+          f"({untriaged} not triaged), {len(repros)} reproductions")
+    return 0
+
+
+def _read_json(path: Path, default: Any) -> Any:
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else default
+
+
+def stale_triage(harness_ids: list[str] | None = None) -> list[str]:
+    """Items whose stored class or finding differs from what the current findings give."""
+    triage = findings()
+    out = []
+    for h in manifest():
+        if harness_ids is not None and h["id"] not in harness_ids:
+            continue
+        data = load_results(h["id"])
+        if data is None:
+            continue
+        for item in data["items"]:
+            fresh = triage_item(item, h["id"], triage)
+            if (fresh.get("class"), fresh.get("finding")) != (item.get("class"), item.get("finding")):
+                out.append(f"{h['id']}: {item['id']}[{item['case']}] is stored as "
+                           f"{item.get('class')}/{item.get('finding')}, the findings now give "
+                           f"{fresh.get('class')}/{fresh.get('finding')}")
+    return out
+
+
+def retriage() -> int:
+    triage, changed = findings(), 0
+    for h in manifest():
+        data = load_results(h["id"])
+        if data is None:
+            continue
+        items = [triage_item(i, h["id"], triage) for i in data["items"]]
+        changed += sum(a != b for a, b in zip(items, data["items"]))
+        text = dump_results({**data, "items": items})
+        if text != results_path(h["id"]).read_text(encoding="utf-8"):
+            results_path(h["id"]).write_text(text, encoding="utf-8")
+    print(f"retriaged harnesses/results/: {changed} items changed class or finding"
+          + (f"; now run {COMMANDS['write']}" if changed else ""))
+    return 0
+
+
+# -- reproductions ----------------------------------------------------------------------------
+def repro_requires(path: Path) -> list[tuple[str, str]] | None:
+    """The ``# requires: name==version, ...`` pins of a reproduction's header (the comment
+    lines before its first import), or None when it has none."""
+    pins: list[tuple[str, str]] = []
+    found = False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith(("import ", "from ")) and not line.startswith("from __future__"):
+            break
+        m = REQUIRES.match(line)
+        if m:
+            found = True
+            for spec in re.split(r"[,\s]+", m.group(1).strip()):
+                if spec and not re.match(r"^python(?![A-Za-z0-9_.-])", spec, re.I):  # the interpreter's version: not a package
+                    p = PIN.match(spec)
+                    pins.append((p.group(1), p.group(3)) if p else (spec, ""))
+    return pins if found else None
+
+
+def repro_findings(path: str, triage: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    return [f for f in (findings() if triage is None else triage) if f.get("repro") == path]
+
+
+def run_repro(path: str, python: str, shows: str | None, timeout: float = 900) -> dict[str, Any]:
+    """Runs one reproduction as an upstream maintainer would: the file alone, copied into an
+    empty folder, ``python -I`` (no PYTHONPATH, no script folder on sys.path)."""
+    src = ROOT / path
+    with tempfile.TemporaryDirectory(prefix="mcs-repro-") as tmp:
+        copy = Path(tmp) / src.name
+        shutil.copyfile(src, copy)
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+        try:
+            proc = subprocess.run([python, "-I", str(copy)], cwd=tmp, env=env, capture_output=True, text=True,
+                                  timeout=timeout, errors="backslashreplace")
+            code, out, err = proc.returncode, proc.stdout, proc.stderr
+        except subprocess.TimeoutExpired as exc:
+            code, out, err = None, exc.stdout or "", f"timed out after {timeout:.0f} s"
+            out = out.decode() if isinstance(out, bytes) else out
+    return {"exit": code, "shows": bool(shows) and shows in out, "stdout": out, "stderr": err}
+
+
+def repro_command(harness_id: str, python: str) -> int:
+    triage = findings()
+    rows = []
+    run = RUNS / harness_id
+    (run / "repros").mkdir(parents=True, exist_ok=True)
+    date = _dt.datetime.now(_dt.timezone.utc).date().isoformat()
+    status = 0
+    for f in triage:
+        if harness_id not in f.get("harnesses", []) or not f.get("repro"):
+            continue
+        path = f["repro"]
+        if not (ROOT / path).is_file():
+            print(f"   repro {path}: missing (finding {f['id']})", file=sys.stderr)
+            rows.append({"finding": f["id"], "path": path, "sha256": None, "date": date, "exit": None, "shows": False})
+            status = 1
+            continue
+        got = run_repro(path, python, f.get("shows"))
+        (run / "repros" / f"{Path(path).stem}.log").write_text(got["stdout"] + "\n--- stderr\n" + got["stderr"],
+                                                              encoding="utf-8")
+        ok = got["exit"] == 1 and got["shows"]
+        rows.append({"finding": f["id"], "path": path, "sha256": sha256(ROOT / path), "date": date,
+                     "exit": got["exit"], "shows": got["shows"]})
+        print(f"   repro {Path(path).name}: exit {got['exit']}, shows {'found' if got['shows'] else 'NOT found'}"
+              f"{'' if ok else '  <- does not show the finding'}")
+        status = status if ok else 1
+    (run / "repros.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    return status
+
+
+def repro_state(record: dict[str, Any] | None, path: str) -> tuple[bool, str]:
+    """(verified, words) for a reproduction's recorded run."""
+    if record is None:
+        return False, "not run"
+    if record.get("sha256") is None:
+        return False, "missing when run"
+    if not (ROOT / path).is_file():
+        return False, "the file no longer exists"
+    if record["sha256"] != sha256(ROOT / path):
+        return False, f"changed since its run of {record.get('date')}"
+    if record.get("exit") == 1 and record.get("shows"):
+        return True, f"verified {record.get('date')}: exit 1, prints what the finding says"
+    why = [f"exit {record.get('exit')}" if record.get("exit") != 1 else "",
+           "does not print the finding's `shows`" if not record.get("shows") else ""]
+    return False, f"does not show it ({', '.join(w for w in why if w)}, run of {record.get('date')})"
+
+
+# -- writing the report -----------------------------------------------------------------------
+def _levels_text(counter: Counter) -> str:
+    return ", ".join(f"{lv} {counter[lv]}" for lv in LEVEL_ORDER if counter[lv])
+
+
+def summarize(data: dict[str, Any]) -> dict[str, Any]:
+    """Counts of one harness's results: per family, per class (and level for (a) and the
+    untriaged), the invariants without failure."""
+    items = data.get("items", [])
     families: dict[str, Counter] = defaultdict(Counter)
-    by_level: Counter = Counter()
-    leveled = any("level" in r for r in results)
+    by_class: dict[str, Counter] = defaultdict(Counter)  # class -> level -> items
+    findings_by_class: dict[str, set] = defaultdict(set)
     failing_ids, all_ids = set(), set()
-    for r in results:
+    for r in items:
         fam = r["id"].rsplit("-", 1)[0]
         b = bucket(r)
         families[fam][b] += 1
         all_ids.add(r["id"])
         if b == "failed":
+            cls = r.get("class") or "?"
+            level = r.get("level") or "unleveled"
             failing_ids.add(r["id"])
-            by_level[r.get("level") or "unleveled"] += 1
-            families[fam][f"failed:{r.get('level') or 'unleveled'}"] += 1
-    return {"families": families, "by_level": by_level, "leveled": leveled,
-            "invariants": (len(all_ids - failing_ids), len(all_ids)), "items": len(results)}
+            families[fam][f"class:{cls}"] += 1
+            families[fam][f"class:{cls}:{level}"] += 1
+            by_class[cls][level] += 1
+            findings_by_class[cls].add(r.get("finding") or r["id"])
+    return {"families": families, "by_class": by_class, "findings": findings_by_class,
+            "invariants": (len(all_ids - failing_ids), len(all_ids)), "items": len(items),
+            "reference": sum(c["reference"] for c in families.values()),
+            "errors": sum(c["error"] for c in families.values())}
 
 
-# -- writing the report ----------------------------------------------------------------------
-def _cell(c: Counter, leveled: bool) -> str:
+def _cell(c: Counter) -> str:
+    """A family cell: passed / failed, the failures by class ((a) and untriaged by level),
+    the reference differences apart. Bold where the library's own bugs or untriaged items fail."""
     if not c:
         return "–"
     text = f"{c['passed']} / {c['failed']}"
-    if leveled and c["failed"]:
-        parts = [f"{lvl} {c[f'failed:{lvl}']}" for lvl in ("must", "should", "unleveled") if c[f"failed:{lvl}"]]
-        text += f" ({', '.join(parts)})"
+    parts = []
+    for cls in CLASS_ORDER:
+        n = c[f"class:{cls}"]
+        if not n:
+            continue
+        if cls in "a?":
+            lv = ", ".join(f"{lvl} {c[f'class:{cls}:{lvl}']}" for lvl in LEVEL_ORDER if c[f"class:{cls}:{lvl}"])
+            parts.append(f"{'a' if cls == 'a' else 'untriaged'}: {lv}")
+        else:
+            parts.append(f"{cls} {n}")
+    if parts:
+        text += f" ({'; '.join(parts)})"
     if c["reference"]:
         text += f" · ref {c['reference']}"
-    return f"**{text}**" if c["failed"] else text
+    return f"**{text}**" if c["class:a"] or c["class:?"] else text
 
 
 def _link(path: str) -> str:
     return f"[{Path(path).name}](../{path})"
 
 
-def write() -> int:
+def _upstream_text(f: dict[str, Any]) -> str:
+    ups = [u for u in f.get("upstream") or [] if isinstance(u, dict)]
+    if ups:
+        return "upstream " + "; ".join(f"<{u.get('url')}> ({u.get('state', 'state not given')}, searched "
+                                       f"{u.get('searched', '?')})" for u in ups)
+    s = f.get("searched")
+    if isinstance(s, dict):
+        return f"no upstream issue found (searched {s.get('date')}: {s.get('query')})"
+    return "upstream not searched yet" if f.get("class") == "a" else ""
+
+
+def _repro_text(f: dict[str, Any], records: list[dict[str, Any]]) -> str:
+    if not f.get("repro"):
+        return ""
+    rec = next((r for r in records if r.get("path") == f["repro"] and r.get("finding") == f["id"]), None)
+    rec = rec or next((r for r in records if r.get("path") == f["repro"]), None)
+    _, words = repro_state(rec, f["repro"])
+    return f"repro {_link(f['repro'])} ({words}{', slow' if f.get('slow') else ''})"
+
+
+def _finding_line(f: dict[str, Any], records: list[dict[str, Any]], head: str) -> str:
+    cls = f["class"]
+    line = head
+    if cls == "d":
+        doc = f.get("documented") or {}
+        line += f" · the library documents it: “{doc.get('quote', '')}” (<{doc.get('url', '')}>)"
+    if f.get("hazard") and cls in "ds":
+        line += f" · hazard: {f['hazard']}"
+    for extra in (_repro_text(f, records), _upstream_text(f)):
+        if extra:
+            line += f" · {extra}"
+    return line
+
+
+CLASS_LABELS = {
+    "a": "(a) the library's bug:",
+    "d": "(d) documented behaviour, not a bug:",
+    "s": "(s) as the official SDK:",
+    "b": "(b) the reference's choice:",
+    "c": "(c) glue:",
+}
+
+
+def _items(n: int, adjective: str = "") -> str:
+    return f"{n} {adjective}{'item' if n == 1 else 'items'}"
+
+
+def headline(harnesses: list[dict[str, Any]], runs: dict[str, dict[str, Any] | None]) -> list[str]:
+    """One line per harness with results: its own bugs (a) by level first; then, apart, the
+    other classes, each counted on its own (never added into a level figure)."""
+    out = []
+    for h in harnesses:
+        data = runs[h["id"]]
+        if data is None:
+            out.append(f"- `{h['id']}`: not run")
+            continue
+        s = summarize(data)
+        a, na = s["by_class"].get("a", Counter()), len(s["findings"].get("a", ()))
+        words = (f"its own bugs (a): {na} {'behaviour' if na == 1 else 'behaviours'}, "
+                 f"{_items(sum(a.values()), 'failing ')} ({_levels_text(a)})" if na else "its own bugs (a): none")
+        q = s["by_class"].get("?", Counter())
+        if q:
+            words += f"; not triaged yet: {_items(sum(q.values()), 'failing ')} ({_levels_text(q)})"
+        apart = []
+        for cls in "dsbc":
+            n = len(s["findings"].get(cls, ()))
+            if n:
+                items = sum(s["by_class"][cls].values())
+                apart.append(f"{CLASS_NAMES[cls]}: {n} {'behaviour' if n == 1 else 'behaviours'} ({_items(items)})")
+        words += (". Apart, not its bugs: " + "; ".join(apart)) if apart else ". Nothing else fails"
+        out.append(f"- `{h['id']}`: {words}")
+    return out
+
+
+def _runs_line(runs: dict[str, dict[str, Any] | None]) -> str:
+    have = [d for d in runs.values() if d]
+    dates = sorted({d.get("date") or "?" for d in have})
+    corpora = sorted({f"{d.get('corpus_version')} (`{str(d.get('corpus_hash'))[:23]}…`)" for d in have})
+    packages = sorted({str(d.get("package_version")) for d in have})
+    profiles = sorted({str(d.get("profile")) for d in have})
+    when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
+    return (f"runs of **{when}** with mcs-conformance {', '.join(packages)}, corpus **{', '.join(corpora)}**, "
+            f"hypothesis profile `{', '.join(profiles)}`")
+
+
+def render() -> tuple[str, str]:
+    """(docs/implementations.md, the README's headline block) from harnesses/results/."""
     harnesses, triage = manifest(), findings()
-    runs = {h["id"]: _load(h) for h in harnesses}
-    reports = [r for r, _ in runs.values() if r]
-    if not reports:
-        print("error: no run has a report yet (.harness-runs/<id>/report.json); run scripts/implementations.sh",
-              file=sys.stderr)
-        return 1
-    head = reports[0]
-    leveled = any(summarize(r)["leveled"] for r in reports)
-    date = _dt.date.today().isoformat()
+    by_id = {f["id"]: f for f in triage}
+    runs = {h["id"]: load_results(h["id"]) for h in harnesses}
+    if not any(runs.values()):
+        raise SystemExit(f"error: harnesses/results/ holds no results: run {COMMANDS['run']}")
+    if len({(d.get("corpus_version"), d.get("corpus_hash")) for d in runs.values() if d}) > 1:
+        print("warning: the results are of different corpora; rerun every harness", file=sys.stderr)
+    legend = ("(a) the library's own bugs by level, each with a reproduction; then, apart and never counted as its "
+              "bugs: (d) documented behaviour, (s) the official SDK's answer where a `should` rule asks more, "
+              "(b) a choice of the reference's the suite asks for, (c) the adapter's glue; a count in parentheses is "
+              "of failing items")
+    heads = headline(harnesses, runs)
     out = [
         "# Implementations",
         "",
-        f"The conformance suite run on libraries people already stream with. Generated by "
-        f"`bash scripts/implementations.sh` on **{date}** with mcs-conformance {head['package_version']}, "
-        f"corpus **{head['corpus_version']}** (`{head['corpus_hash'][:23]}…`), hypothesis profile "
-        f"`{head.get('profile', 'ci')}`. Do not edit by hand: rerun the command.",
+        f"The conformance suite run on libraries people already stream with: {_runs_line(runs)}. Generated by "
+        f"`{COMMANDS['write']}` from the raw results in [`harnesses/results/`](../harnesses/results/) "
+        f"(`{COMMANDS['run']}` reruns the harnesses and writes them). Do not edit by hand.",
         "",
         "Each library runs through a thin adapter in [`harnesses/`](../harnesses/) (the library accumulates and "
         "parses; the adapter converts shapes; every glue choice is in the adapter's docstring), in a virtualenv of "
         "its own with the versions pinned in the folder's `requirements.txt`. GOLDEN is not run (a library has no "
         "reviewed snapshots of its own).",
         "",
+        "Verdicts follow the suite's levels: `must` and `should` failures are failures; differences from a choice of "
+        "the reference (`reference`) are counted apart (`ref`) and never as failing. Failures are counted by class "
+        "(harnesses/findings/): only the library's own bugs (a) are given by level.",
+        "",
+        "## Headline",
+        "",
+        f"{legend}.",
+        "",
+        *heads,
+        "",
+        "## Summary",
+        "",
+        "Failing items by class: (a) by level; (d), (s), (b), (c) counted apart, each on its own.",
+        "",
+        "| implementation | format | versions | run | invariants without failure | own bugs (a) | not triaged | "
+        "documented (d) | SDK's answer (s) | reference's choice (b) | glue (c) | reference differences | suite errors |",
+        "|---|---|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|",
     ]
-    if leveled:
-        out += ["Verdicts follow the suite's levels: `must` and `should` failures are failures; differences from a "
-                "choice of the reference (`reference`) are counted apart (`ref`) and never as failing.", ""]
-    else:
-        out += ["The suite's results carry no level yet, so every failure below counts as failing, as the suite's "
-                "default gate does today; the classification column says which of them are the library's bugs, "
-                "which only the reference's choices, and which the adapter's glue.", ""]
-    headline = []
+    sums: dict[str, dict[str, Any]] = {}
     for h in harnesses:
-        report, _ = runs[h["id"]]
-        if report is None:
+        data = runs[h["id"]]
+        if data is None:
+            out.append(f"| `{h['id']}`: {h['title']} | {h['format']} | | not run | | | | | | | | | |")
             continue
-        classes: dict[str, set] = defaultdict(set)
-        for r in report.get("results", []):
-            if bucket(r) == "failed":
-                f = next((f for f in triage if _matches(f, h["id"], r["id"], r["case"])), None)
-                classes[f["class"] if f else "?"].add(f["id"] if f else r["id"])
-        lv = summarize(report)["by_level"]
-        items = ", ".join(f"{n} {k}" for k, n in sorted(lv.items())) or "none"
-        headline.append(f"- `{h['id']}`: failing items {items}; the library's own bugs (a): {len(classes['a'])}, "
-                        f"the SDK's answer where a should rule asks more (s): {len(classes['s'])}, "
-                        f"the reference's choices (b): {len(classes['b'])}, glue (c): {len(classes['c'])}"
-                        + (f", not triaged: {len(classes['?'])} rules" if classes["?"] else ""))
-    out += ["## Headline", "", *headline, ""]
-    out += ["## Summary", "",
-            "| implementation | format | versions | invariants without failure | items failed | reference differences | suite errors |",
-            "|---|---|---|---:|---:|---:|---:|"]
-    sums = {}
-    for h in harnesses:
-        report, versions = runs[h["id"]]
+        versions = data.get("versions", {})
         ver = ", ".join(f"{p} {versions.get(p, '?')}" for p in h["packages"])
-        if report is None:
-            out.append(f"| `{h['id']}`: {h['title']} | {h['format']} | {ver} | not run | | | |")
-            continue
-        s = sums[h["id"]] = summarize(report)
+        s = sums[h["id"]] = summarize(data)
         ok, total = s["invariants"]
-        failed = sum(s["by_level"].values())
-        levels = ", ".join(f"{k} {v}" for k, v in sorted(s["by_level"].items()) if k != "unleveled") if s["leveled"] else ""
-        ref = sum(c["reference"] for c in s["families"].values())
-        errors = sum(c["error"] for c in s["families"].values())
-        out.append(f"| `{h['id']}`: {h['title']} | {h['format']} | {ver} | {ok}/{total} | "
-                   f"{failed} of {s['items']}{f' ({levels})' if levels else ''} | {ref} | {errors} |")
+        bc = s["by_class"]
+
+        def levelled(cls: str) -> str:
+            c = bc.get(cls, Counter())
+            return f"{sum(c.values())} ({_levels_text(c)})" if c else "0"
+
+        out.append(f"| `{h['id']}`: {h['title']} | {h['format']} | {ver} | {data.get('date')} | {ok}/{total} | "
+                   f"{levelled('a')} | {levelled('?')} | "
+                   + " | ".join(str(sum(bc.get(c, Counter()).values())) for c in "dsbc")
+                   + f" | {s['reference']} | {s['errors']} |")
     seen = {f for s in sums.values() for f in s["families"]}
     present = [f for f in FAMILY_ORDER if f in seen] + sorted(seen - set(FAMILY_ORDER))  # a new family is never dropped
-    present += sorted({f for s in sums.values() for f in s["families"]} - set(present))
     out += ["", "## By invariant family", "",
-            "Items passed / failed" + (" (failed by level)" if leveled else "") + "; `ref`: differences from the "
-            "reference's choice; bold: something fails. See [invariants.md](invariants.md) for each family.", "",
+            "Items passed / failed, the failures by class ((a) and the untriaged by level); `ref`: differences from "
+            "the reference's choice; bold: the library's own bugs or untriaged items fail. See "
+            "[invariants.md](invariants.md) for each family.", "",
             "| implementation | " + " | ".join(present) + " |",
             "|---|" + "---|" * len(present)]
     for h in harnesses:
         if h["id"] in sums:
             fams = sums[h["id"]]["families"]
-            out.append(f"| `{h['id']}` | " + " | ".join(_cell(fams.get(f, Counter()), leveled) for f in present) + " |")
+            out.append(f"| `{h['id']}` | " + " | ".join(_cell(fams.get(f, Counter())) for f in present) + " |")
     out += ["", "## Failures, one line per finding", "",
-            "Each line is one behaviour (harnesses/findings/), with the rules it fails, their level, and the "
-            "cases. Class: " + "; ".join(f"**({k})** {v}" for k, v in CLASSES.items()) + ". Every (a) line links a "
-            "reproduction in [`harnesses/repro/`](../harnesses/repro/) that runs the library alone (no mcs-conformance) "
-            "and prints its answer next to the official SDK's or the `stream=false` one.", ""]
-    untriaged_total = 0
+            "Each line is one behaviour ([`harnesses/findings/`](../harnesses/findings/)), with the rules it fails, "
+            "their level, and the cases. Class: " + "; ".join(f"**({k})** {v}" for k, v in CLASSES.items())
+            + ". A reproduction in [`harnesses/repro/`](../harnesses/repro/) is one file that runs the library alone "
+            "(chunks inlined, versions pinned in its header) and prints its answer next to the official SDK's or the "
+            "`stream=false` one; its state is that of its last run by the report's command (exit 1 and the "
+            "finding's text printed: verified). Upstream issues are given with their state as found on the date of "
+            "the search.", ""]
     used: set[str] = set()
     for h in harnesses:
-        report, _ = runs[h["id"]]
-        if report is None:
-            out += [f"### `{h['id']}`", "", "Not run for this report.", ""]
-            continue
-        failed = [r for r in report.get("results", []) if bucket(r) == "failed"]
-        refs = [r for r in report.get("results", []) if bucket(r) == "reference"]
+        data = runs[h["id"]]
         out += [f"### `{h['id']}`", ""]
-        if not failed and not refs:
+        if data is None:
+            out += ["Not run for this report.", ""]
+            continue
+        items = data.get("items", [])
+        records = data.get("repros", [])
+        failed = [r for r in items if bucket(r) == "failed"]
+        refs = [r for r in items if bucket(r) == "reference"]
+        errors = [r for r in items if bucket(r) == "error"]
+        if not failed and not refs and not errors:
             out += ["Nothing fails.", ""]
             continue
         groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for r in failed:
-            f = next((f for f in triage if _matches(f, h["id"], r["id"], r["case"])), None)
-            groups[f["id"] if f else f"?{r['id']}"].append(r)
-        by_id = {f["id"]: f for f in triage}
-        order = sorted(groups, key=lambda k: ("asbc?".index(by_id[k]["class"]) if k in by_id else 4, k))
-        for key in order:
+            groups[r.get("finding") or f"?{r['id']}"].append(r)
+
+        def order(k: str) -> tuple[int, str]:
+            cls = by_id[k]["class"] if k in by_id else "?"
+            return (CLASS_ORDER.index(cls) if cls in CLASS_ORDER else len(CLASS_ORDER), k)
+
+        for key in sorted(groups, key=order):
             rs = groups[key]
             rules = sorted({r["id"] for r in rs})
-            levels = sorted({r.get("level") for r in rs} - {None})
+            levels = [lv for lv in LEVEL_ORDER if lv in {r.get("level") or "unleveled" for r in rs}]
             cases = sorted({r["case"] for r in rs})
             shown = ", ".join(f"`{c}`" for c in cases[:3]) + (f" and {len(cases) - 3} more" if len(cases) > 3 else "")
             rule_text = ", ".join(f"`{x}`" for x in rules) + (f" [{'/'.join(levels)}]" if levels else "")
+            n = f"{len(rs)} {'item' if len(rs) == 1 else 'items'}"
             if key in by_id:
                 f = by_id[key]
-                line = f"- **({f['class']})** {f['what']}. Rules {rule_text} on {shown} ({len(rs)} items)"
+                stored = {r.get("class") for r in rs}
+                head = f"- **{CLASS_LABELS.get(f['class'], f['class'])}** {f['what']}. Rules {rule_text} on {shown} ({n})"
+                if stored != {f["class"]}:
+                    head += f" · **stored as class {'/'.join(sorted(map(str, stored)))}: run `{COMMANDS['retriage']}`**"
                 if f["class"] == "s" and "must" in levels:
-                    line += " · **a must rule fails here too: the class does not cover it (for the suite to settle)**"
-                if f.get("repro"):
-                    line += f" · repro {_link(f['repro'])}"
-                if f.get("upstream"):
-                    line += " · upstream " + ", ".join(f"<{u}>" for u in f["upstream"])
-                elif f["class"] == "a":
-                    line += " · no upstream issue found"
+                    head += " · **a must rule fails here too: the class does not cover it (for the suite to settle)**"
+                out.append(_finding_line(f, records, head))
+                used.add(key)
+            elif not key.startswith("?"):
+                out.append(f"- **(finding `{key}` is no longer in harnesses/findings/)** {rule_text} on {shown} ({n}): "
+                           f"run `{COMMANDS['retriage']}`")
             else:
-                untriaged_total += len(rs)
-                line = (f"- **(not triaged yet)** {rule_text} on {shown} ({len(rs)} items): "
-                        f"{_problem(rs[0].get('message', ''))}")
-            out.append(line)
-        used.update(k for k in groups if k in by_id)
+                out.append(f"- **(not triaged yet)** {rule_text} on {shown} ({n}): {rs[0].get('problem', '')}")
         if refs:
             ref_ids = Counter(r["id"] for r in refs)
             out.append("- differs from the reference's choice (not failing): "
                        + ", ".join(f"`{k}` ×{v}" for k, v in sorted(ref_ids.items())))
-        errors = [r for r in report.get("results", []) if bucket(r) == "error"]
         if errors:
             out.append("- the suite's own code broke (a bug in mcs-conformance, not counted against the library): "
                        + ", ".join(f"`{r['id']}[{r['case']}]`" for r in errors[:5])
                        + (f" and {len(errors) - 5} more" if len(errors) > 5 else ""))
         out.append("")
-    quiet = [f for f in triage if f["class"] == "a" and f["id"] not in used
-             and any(runs.get(hid, (None,))[0] for hid in f["harnesses"])]
+    quiet = [f for f in triage if f.get("class") in ("a", "d") and f.get("repro") and f["id"] not in used
+             and any(runs.get(hid) for hid in f.get("harnesses", []))]
     if quiet:
-        out += ["## Reproduced, but no verdict of this run shows it", "",
-                "Library behaviour a reproduction shows that no failing item of the run above carries (the adapter's "
+        out += ["## Reproduced, but no verdict of these runs shows it", "",
+                "Library behaviour a reproduction shows that no failing item of the runs above carries (the adapter's "
                 "glue, or the suite, judges the point elsewhere):", ""]
         for f in quiet:
-            out.append(f"- `{', '.join(f['harnesses'])}`: {f['what']} · repro {_link(f['repro'])}"
-                       + (" · upstream " + ", ".join(f"<{u}>" for u in f["upstream"]) if f.get("upstream") else ""))
+            records = [r for hid in f["harnesses"] if runs.get(hid) for r in runs[hid].get("repros", [])]
+            head = f"- **{CLASS_LABELS[f['class']]}** `{', '.join(f['harnesses'])}`: {f['what']}"
+            out.append(_finding_line(f, records, head))
         out.append("")
     out += ["## Reproduce", "",
-            "```", "bash scripts/implementations.sh                 # every harness (a virtualenv each), then this file",
-            "bash scripts/implementations.sh litellm         # one harness; the others keep their last results",
-            "python harnesses/repro/<script>.py              # one finding, the library alone (see its docstring)",
+            "```",
+            "bash scripts/implementations.sh                 # every harness (a virtualenv each), its reproductions,",
+            "                                                # harnesses/results/<id>.json, then this file",
+            "bash scripts/implementations.sh litellm         # one harness; the others keep their committed results",
+            "python scripts/implementations_report.py write  # this file from harnesses/results/ alone",
+            "python harnesses/repro/<script>.py              # one finding, the library alone (see its header)",
             "```", ""]
-    DOC.write_text("\n".join(out), encoding="utf-8")
-    print(f"wrote {_rel(DOC)} ({len(sums)} harnesses with results, {untriaged_total} failing items not triaged)")
+    doc = "\n".join(out)
+    block = "\n".join([
+        HEADLINE_START,
+        f"Headline of [docs/implementations.md](docs/implementations.md) ({_runs_line(runs)}); {legend}:",
+        "",
+        *heads,
+        HEADLINE_END,
+    ])
+    return doc, block
+
+
+def readme_with(block: str, text: str) -> str | None:
+    """The README text with its headline block replaced, or None when it has no markers."""
+    start, end = text.find(HEADLINE_START), text.find(HEADLINE_END)
+    if start < 0 or end < start:
+        return None
+    return text[:start] + block + text[end + len(HEADLINE_END):]
+
+
+def write() -> int:
+    doc, block = render()
+    problems = validate_findings(findings(), {h["id"] for h in manifest()})
+    if problems:
+        print(f"warning: {len(problems)} problem(s) in harnesses/findings/ (first: {problems[0]}); "
+              f"python scripts/implementations_report.py check lists them", file=sys.stderr)
+    DOC.write_text(doc, encoding="utf-8")
+    readme = README.read_text(encoding="utf-8")
+    new = readme_with(block, readme)
+    if new is None:
+        print(f"warning: {_rel(README)} has no {HEADLINE_START} ... {HEADLINE_END} block; headline not written",
+              file=sys.stderr)
+    elif new != readme:
+        README.write_text(new, encoding="utf-8")
+    untriaged = doc.count("**(not triaged yet)**")
+    print(f"wrote {_rel(DOC)} and the headline of {_rel(README)} "
+          f"({sum(1 for h in manifest() if load_results(h['id']))} harnesses with results, "
+          f"{untriaged} untriaged failures)")
     return 0
 
 
@@ -314,33 +806,43 @@ def check() -> int:
     harnesses = manifest()
     text = DOC.read_text(encoding="utf-8") if DOC.is_file() else ""
     if not text:
-        problems.append(f"{_rel(DOC)} is missing: run bash scripts/implementations.sh")
+        problems.append(f"{_rel(DOC)} is missing: run {COMMANDS['run']}")
     for h in harnesses:
         if f"### `{h['id']}`" not in text or f"| `{h['id']}`" not in text:
             problems.append(f"{_rel(DOC)} does not report harness {h['id']!r} "
-                            f"(harnesses/{h['folder']}): rerun bash scripts/implementations.sh")
-    for f in findings():
-        if f.get("repro") and not (ROOT / f["repro"]).is_file():
-            problems.append(f"finding {f['id']}: reproduction {f['repro']} does not exist")
-        for hid in f["harnesses"]:
-            if hid not in {h["id"] for h in harnesses}:
-                problems.append(f"finding {f['id']}: unknown harness {hid!r}")
+                            f"(harnesses/{h['folder']}): rerun {COMMANDS['run']} {h['id']}")
+        elif load_results(h["id"]) is None:
+            problems.append(f"harnesses/results/{h['id']}.json is missing: run {COMMANDS['run']} {h['id']}")
+    problems += validate_findings(findings(), {h["id"] for h in harnesses})
+    if text and any(load_results(h["id"]) for h in harnesses):
+        stale = stale_triage()
+        if stale:
+            problems.append(f"{len(stale)} stored triage(s) differ from harnesses/findings/ (first: {stale[0]}): run "
+                            f"{COMMANDS['retriage']}, then {COMMANDS['write']}")
+        doc, block = render()
+        if doc != text:
+            problems.append(f"{_rel(DOC)} is not what harnesses/results/ gives: run {COMMANDS['write']}")
+        readme = README.read_text(encoding="utf-8")
+        if readme_with(block, readme) != readme:
+            problems.append(f"the headline block of {_rel(README)} is not what harnesses/results/ gives: "
+                            f"run {COMMANDS['write']}")
     ran = 0
     for h in harnesses:
-        report, _ = _load(h)
-        if report is None:
+        path = RUNS / h["id"] / "report.json"
+        if not path.is_file():
             continue
+        report = json.loads(path.read_text(encoding="utf-8"))
         ran += 1
         if not report.get("results"):
             problems.append(f"harness {h['id']}: its report holds no result")
         elif report.get("spec") != h["strategy"]:
             problems.append(f"harness {h['id']}: the report is of {report.get('spec')!r}, not {h['strategy']!r}")
     if not ran:
-        problems.append("no harness report in .harness-runs/: the harnesses did not run")
+        problems.append(f"no harness report in {_rel(RUNS)}: the harnesses did not run")
     for p in problems:
         print(f"error: {p}", file=sys.stderr)
     if not problems:
-        print(f"ok: {_rel(DOC)} names all {len(harnesses)} harnesses; {ran} ran here")
+        print(f"ok: {_rel(DOC)} names all {len(harnesses)} harnesses and is what harnesses/results/ gives; {ran} ran here")
     return 1 if problems else 0
 
 
@@ -352,6 +854,12 @@ def main(argv: list[str] | None = None) -> int:
     ls.add_argument("ids", nargs="*")
     v = sub.add_parser("versions")
     v.add_argument("--harness", required=True)
+    r = sub.add_parser("repro")
+    r.add_argument("--harness", required=True)
+    r.add_argument("--python", default=sys.executable)
+    c = sub.add_parser("collect")
+    c.add_argument("--harness", required=True)
+    sub.add_parser("retriage")
     sub.add_parser("write")
     sub.add_parser("check")
     args = p.parse_args(argv)
@@ -377,6 +885,12 @@ def main(argv: list[str] | None = None) -> int:
         out["python"] = sys.version.split()[0]
         print(json.dumps(out, indent=2))
         return 0
+    if args.cmd == "repro":
+        return repro_command(args.harness, args.python)
+    if args.cmd == "collect":
+        return collect(args.harness)
+    if args.cmd == "retriage":
+        return retriage()
     return write() if args.cmd == "write" else check()
 
 
