@@ -446,16 +446,16 @@ def repro_state(record: dict[str, Any] | None, path: str) -> tuple[bool, str]:
     if record is None:
         return False, "not run"
     if record.get("sha256") is None:
-        return False, "missing when run"
+        return False, "not verified: missing when run"
     if not (ROOT / path).is_file():
-        return False, "the file no longer exists"
+        return False, "not verified: the file no longer exists"
     if record["sha256"] != sha256(ROOT / path):
-        return False, f"changed since its run of {record.get('date')}"
+        return False, f"not verified: changed since its run of {record.get('date')}"
     if record.get("exit") == 1 and record.get("shows"):
-        return True, f"verified {record.get('date')}: exit 1, prints what the finding says"
+        return True, f"verified {record.get('date')}: exit 1, the finding's `shows` printed"
     why = [f"exit {record.get('exit')}" if record.get("exit") != 1 else "",
-           "does not print the finding's `shows`" if not record.get("shows") else ""]
-    return False, f"does not show it ({', '.join(w for w in why if w)}, run of {record.get('date')})"
+           "the finding's `shows` not printed" if not record.get("shows") else ""]
+    return False, f"not verified: {', '.join(w for w in why if w)} in its run of {record.get('date')}"
 
 
 # -- writing the report -----------------------------------------------------------------------

@@ -212,12 +212,12 @@ def test_the_report_shows_each_reproduction_state(report, checkout):
     assert report.collect("h1") == 0
     doc, _ = report.render()
     bug = next(l for l in doc.splitlines() if "the library drops the refusal" in l)
-    assert "(verified 2026-12-02: exit 1, prints what the finding says)" in bug
+    assert "(verified 2026-12-02: exit 1, the finding's `shows` printed)" in bug
     quiet = next(l for l in doc.splitlines() if "a name keeps its tail" in l)
-    assert "does not show it (does not print the finding's `shows`" in quiet
+    assert "(not verified: the finding's `shows` not printed in its run of 2026-12-02)" in quiet
     path.write_text(path.read_text() + "# edited\n")
     doc, _ = report.render()
-    assert "changed since its run of 2026-12-02" in doc
+    assert "(not verified: changed since its run of 2026-12-02)" in doc
 
 
 def test_the_repro_runner_runs_the_file_alone_and_checks_exit_1_and_shows(report, checkout):
