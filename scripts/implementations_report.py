@@ -234,6 +234,9 @@ def bucket(result: dict[str, Any]) -> str:
 
 
 def _problem(message: str) -> str:
+    """The message's `problem:` line (or its first line), at most 160 characters, encodable
+    as UTF-8 (a lone surrogate of a case's text is written as its escape)."""
+    message = message.encode("utf-8", "backslashreplace").decode("utf-8")
     for line in message.splitlines():
         if line.strip().startswith("problem:"):
             text = line.split("problem:", 1)[1].strip()
