@@ -83,7 +83,7 @@ for row in "${ROWS[@]}"; do
       --report report.json -n 2 -q -p no:cacheprovider -k "$SELECT" --mcs-timeout=60 \
       > run.log 2>&1)
   rc=$?
-  echo "   pytest exit $rc in $(( $(date +%s) - t0 )) s ($(tail -n 1 "$run/run.log"))"
+  echo "   pytest exit $rc in $(( $(date +%s) - t0 )) s ($(grep -E '[0-9]+ (passed|failed|error)' "$run/run.log" | tail -n 1))"
   # 0: everything passed, 1: some checks failed (that is the finding); anything else is a crash
   if [ "$rc" -gt 1 ] || [ ! -s "$run/report.json" ]; then
     echo "error: the suite did not run on $id (exit $rc); see $run/run.log" >&2

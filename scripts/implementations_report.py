@@ -301,6 +301,10 @@ def collect(harness_id: str) -> int:
         print(f"error: {_rel(run / 'report.json')} is missing: run {COMMANDS['run']} {harness_id}", file=sys.stderr)
         return 1
     report = json.loads((run / "report.json").read_text(encoding="utf-8"))
+    if report.get("spec") != h["strategy"] or not report.get("results"):
+        print(f"error: {_rel(run / 'report.json')} is of {report.get('spec')!r} with {len(report.get('results') or [])} "
+              f"results, not a run of {h['strategy']!r}", file=sys.stderr)
+        return 1
     versions = _read_json(run / "versions.json", {})
     meta = _read_json(run / "run.json", {})
     repros = _read_json(run / "repros.json", [])
@@ -315,7 +319,7 @@ def collect(harness_id: str) -> int:
         items.append(triage_item(item, harness_id, triage))
     data = {
         "harness": harness_id,
-        "strategy": report.get("spec", h["strategy"]),
+        "strategy": h["strategy"],
         "date": date,
         "package_version": report.get("package_version"),
         "corpus_version": report.get("corpus_version"),
