@@ -419,6 +419,19 @@ def run_repro(path: str, python: str, shows: str | None, timeout: float = 900) -
     return {"exit": code, "shows": bool(shows) and shows in out, "stdout": out, "stderr": err}
 
 
+def pins_unmet(pins: list[tuple[str, str]], python: str) -> list[str]:
+    """The pins of a reproduction's header that the interpreter's environment does not have
+    (``name have (pinned want)``), e.g. a header left behind a version bump."""
+    if not pins:
+        return ["no `# requires:` header"]
+    code = ("import json, sys\nfrom importlib import metadata\nout = {}\nfor n in sys.argv[1:]:\n"
+            "    try:\n        out[n] = metadata.version(n)\n    except metadata.PackageNotFoundError:\n"
+            "        out[n] = None\nprint(json.dumps(out))")
+    proc = subprocess.run([python, "-I", "-c", code, *[n for n, _ in pins]], capture_output=True, text=True)
+    have = json.loads(proc.stdout) if proc.returncode == 0 else {}
+    return [f"{n} {have.get(n) or 'not installed'} (pinned {v or '?'})" for n, v in pins if have.get(n) != v]
+
+
 def repro_command(harness_id: str, python: str) -> int:
     triage = findings()
     rows = []
@@ -436,13 +449,15 @@ def repro_command(harness_id: str, python: str) -> int:
             status = 1
             continue
         got = run_repro(path, python, f.get("shows"))
+        unmet = pins_unmet(repro_requires(ROOT / path) or [], python)
         (run / "repros" / f"{Path(path).stem}.log").write_text(got["stdout"] + "\n--- stderr\n" + got["stderr"],
                                                               encoding="utf-8")
-        ok = got["exit"] == 1 and got["shows"]
+        ok = got["exit"] == 1 and got["shows"] and not unmet
         rows.append({"finding": f["id"], "path": path, "sha256": sha256(ROOT / path), "date": date,
-                     "exit": got["exit"], "shows": got["shows"]})
+                     "exit": got["exit"], "shows": got["shows"], "unpinned": unmet})
         print(f"   repro {Path(path).name}: exit {got['exit']}, shows {'found' if got['shows'] else 'NOT found'}"
-              f"{'' if ok else '  <- does not show the finding'}")
+              + (f", run with other versions than its header pins: {', '.join(unmet)}" if unmet else "")
+              + ("" if ok else "  <- not verified"))
         status = status if ok else 1
     (run / "repros.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     return status
@@ -458,6 +473,8 @@ def repro_state(record: dict[str, Any] | None, path: str) -> tuple[bool, str]:
         return False, "not verified: the file no longer exists"
     if record["sha256"] != sha256(ROOT / path):
         return False, f"not verified: changed since its run of {record.get('date')}"
+    if record.get("unpinned"):
+        return False, f"not verified: run with {', '.join(record['unpinned'])} in its run of {record.get('date')}"
     if record.get("exit") == 1 and record.get("shows"):
         return True, f"verified {record.get('date')}: exit 1, the finding's `shows` printed"
     why = [f"exit {record.get('exit')}" if record.get("exit") != 1 else "",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 from collections import Counter
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -119,7 +120,8 @@ def checkout(report, tmp_path, monkeypatch):
     (h / "findings").mkdir()
     (h / "findings" / "10-lib.toml").write_text(FINDINGS_TOML)
     (h / "repro").mkdir()
-    (h / "repro" / "lib_bug.py").write_text("# requires: lib==1.0\nimport sys\nprint('refusal: None')\nsys.exit(1)\n")
+    pin = f"pytest=={metadata.version('pytest')}"  # installed here: the runner finds its pins met
+    (h / "repro" / "lib_bug.py").write_text(f"# requires: {pin}\nimport sys\nprint('refusal: None')\nsys.exit(1)\n")
     (tmp_path / "docs").mkdir()
     (tmp_path / "README.md").write_text(f"# x\n\n## Implementations\n\n{report.HEADLINE_START}\nold\n{report.HEADLINE_END}\n\n## Test\n")
     for name, value in {"ROOT": tmp_path, "HARNESSES": h, "MANIFEST": h / "harnesses.toml", "FINDINGS": h / "findings",
@@ -228,6 +230,14 @@ def test_the_repro_runner_runs_the_file_alone_and_checks_exit_1_and_shows(report
     assert report.repro_command("h1", sys.executable) == 1  # lib-searched's `shows` is not printed
     rows = json.loads((checkout / "runs" / "h1" / "repros.json").read_text())
     assert {(r["finding"], r["exit"], r["shows"]) for r in rows} == {("lib-bug", 1, True), ("lib-searched", 1, False)}
+    assert all(r["unpinned"] == [] and r["sha256"] == report.sha256(checkout / "harnesses/repro/lib_bug.py") for r in rows)
+    path = checkout / "harnesses" / "repro" / "lib_bug.py"
+    path.write_text("# requires: pytest==0.0.1\n" + path.read_text().split("\n", 1)[1])  # a header left behind
+    assert report.repro_command("h1", sys.executable) == 1
+    rows = json.loads((checkout / "runs" / "h1" / "repros.json").read_text())
+    assert all(r["unpinned"] for r in rows)
+    verified, words = report.repro_state(rows[0], "harnesses/repro/lib_bug.py")
+    assert not verified and "(pinned 0.0.1" in words
 
 
 def test_write_is_deterministic_and_fills_the_readme_block(report, checkout):

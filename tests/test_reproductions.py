@@ -135,7 +135,7 @@ def test_reproduction_fails_the_way_its_finding_says(script: Path, tmp_path: Pat
             data = report.load_results(hid) or {}
             records += [(hid, r) for r in data.get("repros", []) if r.get("path") == _rel(script)]
         fresh = [(hid, r) for hid, r in records if r.get("sha256") == current]
-        verified = [(hid, r) for hid, r in fresh if r.get("exit") == 1 and r.get("shows")]
+        verified = [(hid, r) for hid, r in fresh if r.get("exit") == 1 and r.get("shows") and not r.get("unpinned")]
         why = "slow" if slow else "needs " + ", ".join(unmet)
         command = f"bash scripts/implementations.sh {f['harnesses'][0]}"
         assert records, (f"{_rel(script)} ({why}): harnesses/results/ records no run of it for finding "
@@ -143,5 +143,6 @@ def test_reproduction_fails_the_way_its_finding_says(script: Path, tmp_path: Pat
         assert fresh, (f"{_rel(script)} ({why}) changed since its recorded run "
                        f"({', '.join(sorted({r.get('date') or '?' for _, r in records}))}): run {command}")
         assert verified, (f"{_rel(script)} ({why}): its recorded run does not show finding {f['id']} "
-                          f"(exit {fresh[0][1].get('exit')}, shows {'found' if fresh[0][1].get('shows') else 'not found'}); "
+                          f"(exit {fresh[0][1].get('exit')}, shows {'found' if fresh[0][1].get('shows') else 'not found'}"
+                          f"{', other versions than pinned: ' + ', '.join(fresh[0][1]['unpinned']) if fresh[0][1].get('unpinned') else ''}); "
                           f"fix it and run {command}")
