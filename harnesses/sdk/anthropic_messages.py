@@ -1,24 +1,36 @@
-"""The anthropic SDK's (beta) ``accumulate_event`` as an ``anthropic-messages`` strategy.
+"""The anthropic SDK's (beta) message stream as an ``anthropic-messages`` strategy.
 
-The SDK does the accumulating: every event goes to
-``anthropic.lib.streaming._beta_messages.accumulate_event`` (the accumulator behind
-``client.beta.messages.stream(...).get_final_message()``; the beta one keeps block types the
-plain one turns into text), with its ``json_bufs`` for the tool inputs. The message is the
-SDK's snapshot, ``to_dict(mode="json")``.
+The SDK does the reading and the accumulating: ``client.beta.messages.stream(...)`` on the
+SDK's own ``Anthropic`` client, fed the recorded wire bytes (``_wire.sse_body``) through an
+injected ``httpx2`` transport; its ``BetaMessageStream`` runs every event through
+``accumulate_event``, and the message is its ``current_message_snapshot``, what
+``get_final_message()`` returns once the stream is read. The beta stream is the one the
+suite's SDK oracle reads (its accumulator keeps block types the plain
+``client.messages.stream`` turns into text); the snapshot is ``to_dict(mode="json")``.
 
 Glue choices (everything the adapter decides itself):
 
+* One request per stream, answered live (``_live``): each event's SSE bytes are pushed to
+  the response body when the suite feeds it, and the ``BetaMessageStream`` is stepped until
+  the SDK has read them, so it has accumulated the event when ``accumulate`` returns. The
+  SDK's ``Stream`` reads some events without yielding anything (anthropic/_streaming.py:
+  ``ping``, an event without a name, which is how a ``"[DONE]"`` line or an event without a
+  string ``type`` arrives); their bytes are pushed unstepped and read with the next
+  event's. A chunk that is no JSON object (and no ``"[DONE]"``) is refused with
+  ``MalformedChunk`` before the SDK sees it.
 * The snapshot is converted at read time only (``_glue.lazy_root``). Keys the SDK adds that
   were never on the wire are removed: ``stop_reason``, ``stop_sequence`` and ``stop_details``
   when ``None`` and carried neither by ``message_start.message`` nor by a
   ``message_delta.delta`` (every ``message_delta`` assigns all three).
-* An exception ``accumulate_event`` raises is re-raised as ``MalformedChunk`` with its text
-  escaped: a lone surrogate in an exception's text (the SDK's ``UnicodeEncodeError`` on
-  surrogate halves) crashes pytest-xdist's transport and with it the whole run.
-* An ``error`` event raises ``StreamError`` (the SDK's ``Stream`` raises ``APIStatusError``
-  for it before the accumulator sees it); ``"[DONE]"`` is skipped; ``is_done`` is true on
-  ``message_stop``; the display text is the text of ``text_delta`` events and the text a
-  ``text`` block starts with (``content_block_start``), both of which the SDK's snapshot keeps.
+* An ``error`` event: the SDK's ``Stream`` raises ``APIStatusError`` for it, raised as
+  ``StreamError`` carrying the event. Any other exception of the SDK's is its refusal of
+  the event, re-raised as ``MalformedChunk`` with its text escaped (a lone surrogate in an
+  exception's text, the SDK's ``UnicodeEncodeError`` on surrogate halves, crashes
+  pytest-xdist's transport and with it the whole run); the stream is over after it.
+* ``is_done`` is true on ``message_stop``; the display text is the text of ``text_delta``
+  events and the text a ``text`` block starts with (``content_block_start``), both of which
+  the SDK's snapshot keeps, for the events the SDK accumulated (none before a
+  ``message_start``: the SDK passes those on without accumulating them).
 * Recognition: a dict whose ``type`` is one of the stream's event types (an ``error`` only
   without the ``sequence_number`` / top-level ``message`` / ``code`` of OpenAI's Responses
   error event), or an assistant message (``type: "message"``, ``role: "assistant"``, a
@@ -46,22 +58,51 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import httpx2
+import re
+
+from anthropic import Anthropic, APIStatusError
 from anthropic._models import construct_type
-from anthropic.lib.streaming._beta_messages import accumulate_event
 from anthropic.types.beta import BetaMessage
 
 from mcs_conformance import Accumulator, MalformedChunk, StreamError, ToolCall, ToolCallRecord, require_records
 
-from .. import _glue
+from .. import _glue, _wire
+from . import _live
 
 __all__ = ["AnthropicSDKStrategy"]
 
-_WHO = "anthropic accumulate_event"
+_WHO = "anthropic BetaMessageStream"
 _EVENTS = frozenset({"message_start", "content_block_start", "content_block_delta", "content_block_stop",
                      "message_delta", "message_stop", "ping", "error"})
 _ASSIGNED = ("stop_reason", "stop_sequence", "stop_details")
 _RESPONSES_PARTS = frozenset({"output_text", "input_text", "refusal", "summary_text"})
+_CLIENT: list[Anthropic] = []
+
+
+def _open() -> _live.LiveBody:
+    """One streamed request on the SDK's client (its ``BetaMessageStream``), answered by a live body."""
+    if not _CLIENT:
+        _CLIENT.append(_live.client(Anthropic, "http://anthropic.harness.invalid"))
+    body = _live.LiveBody()
+    manager = _CLIENT[0].beta.messages.stream(model="claude-sonnet-4-5", max_tokens=1024,
+                                             messages=[{"role": "user", "content": "hi"}], extra_headers=body.headers)
+    body.events = manager.__enter__()  # what ``with ... as stream`` binds
+    return body
+
+
+def _yields(chunk: object) -> bool:
+    """Whether the SDK's ``Stream`` yields an event for this chunk's SSE bytes: one with an
+    event name (the line ``event: <type>``, up to a line break) other than ``ping``."""
+    kind = chunk.get("type") if isinstance(chunk, dict) else None
+    name = re.split(r"[\r\n]", kind, maxsplit=1)[0] if isinstance(kind, str) else ""
+    return bool(name) and name != "ping"
+
+
+def _snapshot(stream: Any) -> Any:
+    try:
+        return stream.current_message_snapshot
+    except AssertionError:  # no message_start yet
+        return None
 
 
 class AnthropicSDKStrategy:
@@ -89,24 +130,25 @@ class AnthropicSDKStrategy:
 
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
         state = acc.state
-        if "bufs" not in state:
-            state.update(snapshot=None, bufs={}, headers=httpx2.Headers(), on_wire=set())
-        if isinstance(chunk, str) and chunk.strip() == "[DONE]":
-            return ""
-        if not isinstance(chunk, dict):
+        if "live" not in state:
+            state.update(live=_open(), on_wire=set())
+        done = isinstance(chunk, str) and chunk.strip() == "[DONE]"
+        if not done and not isinstance(chunk, dict):
             raise MalformedChunk(f"{_WHO}: an event is a JSON object, got {type(chunk).__name__}")
-        if chunk.get("type") == "error":
+        live = state["live"]
+        try:
+            read = live.push(_wire.sse_body([chunk], "anthropic-messages"), yields=_yields(chunk))
+        except APIStatusError as exc:  # the SDK's Stream raises it for an error event
             raise StreamError(f"{_WHO}: the provider reported an error in the stream: {chunk.get('error')!r}",
-                              payload=chunk)
+                              payload=chunk) from exc
+        except Exception as exc:  # the SDK refuses the event; its text may hold a lone surrogate
+            raise MalformedChunk(f"{_WHO} raised {type(exc).__name__}: {ascii(str(exc))[1:-1]}") from exc
+        if not read or _snapshot(live.events) is None:
+            return ""  # the SDK has not read it yet, or passed it on without accumulating it
         source = chunk.get("message") if chunk.get("type") == "message_start" else None
         source = chunk.get("delta") if chunk.get("type") == "message_delta" else source
         if isinstance(source, dict):
             state["on_wire"].update(source)
-        try:
-            state["snapshot"] = accumulate_event(event=chunk, current_snapshot=state["snapshot"],
-                                                 json_bufs=state["bufs"], request_headers=state["headers"])
-        except Exception as exc:  # the SDK refuses the event; its text may hold a lone surrogate
-            raise MalformedChunk(f"{_WHO} raised {type(exc).__name__}: {ascii(str(exc))[1:-1]}") from exc
         _glue.lazy_root(acc, lambda: _render(state))
         delta = chunk.get("delta") if chunk.get("type") == "content_block_delta" else None
         if isinstance(delta, dict) and delta.get("type") == "text_delta" and isinstance(delta.get("text"), str):
@@ -189,7 +231,7 @@ def _replayed(block: dict) -> dict:
 
 
 def _render(state: dict) -> Any:
-    snapshot = state["snapshot"]
+    snapshot = _snapshot(state["live"].events)
     if snapshot is None:
         return None
     message = snapshot.to_dict(mode="json", warnings=False)

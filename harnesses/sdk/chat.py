@@ -1,11 +1,25 @@
 """The openai SDK's ``ChatCompletionStreamState`` as an ``openai-chat`` strategy.
 
-The SDK does the accumulating: every chunk goes to ``ChatCompletionStreamState.handle_chunk``
-as the SDK's own ``ChatCompletionChunk`` model (``construct_type``, as the SDK builds it from
-the wire). The message is choice 0 of ``current_completion_snapshot``.
+The SDK does the reading and the accumulating, on the path its ``ChatCompletionStreamState``
+docstring shows: ``client.chat.completions.create(..., stream=True)`` on the SDK's own
+``OpenAI`` client, each ``ChatCompletionChunk`` its ``Stream`` yields handed to
+``state.handle_chunk``, the message read from ``state.current_completion_snapshot``
+("can also access the accumulated ``ChatCompletion`` mid-stream"). The client is fed the
+recorded wire bytes (``_wire.sse_body``) through an injected ``httpx2`` transport.
 
 Glue choices (everything the adapter decides itself):
 
+* One request per stream, answered live (``_live``): each chunk's SSE bytes are pushed to
+  the response body when the suite feeds the chunk, and the SDK's ``Stream`` is stepped
+  until it has read them, so the SDK has handled the chunk when ``accumulate`` returns
+  (its ``Stream`` yields one chunk per event). ``"[DONE]"`` is sent as sent; the SDK's
+  ``Stream`` stops there, and the chunks after it are not read (as a user's loop never sees
+  them). A chunk that is no JSON object (and no ``"[DONE]"``) is refused with
+  ``MalformedChunk`` before the SDK sees it (no SSE event carries it as one chunk).
+* The SDK's ``APIError`` for an event with an ``error`` member (openai/_streaming.py) is
+  raised as ``StreamError`` carrying the chunk, worded by ``_glue.raise_on_error_chunk``; any other exception of the SDK's (its
+  ``Stream`` or ``handle_chunk``) is its refusal of the chunk (the buffer reports it as
+  ``MalformedChunk``), and the stream is over after it.
 * The message is choice 0's ``message`` of the SDK snapshot, ``to_dict()``, with the keys the
   SDK adds that were never on the wire removed (``_glue.wire_keys_only``, the same rule the
   suite's SDK oracle applies). Its values are the SDK's, untouched.
@@ -18,9 +32,8 @@ Glue choices (everything the adapter decides itself):
   parsed by ``_glue.parse_arguments`` (without ``input_tools`` the SDK parses nothing
   itself); a call without a function name is a call with ``error``. Ids are kept as the
   SDK holds them (``""`` too).
-* Display text: the ``content`` of choice 0's delta in each chunk.
-* Recognition, ``is_done``, error chunks and the continuation: ``_glue.ChatAdapter`` and
-  ``_glue.chat_chunk`` (see there).
+* Display text: the ``content`` of choice 0's delta in each chunk the SDK read.
+* Recognition, ``is_done`` and the continuation: ``_glue.ChatAdapter`` (see there).
 * ``forming_name``: the first tool call's ``function.name`` in the message, if any.
 """
 
@@ -28,29 +41,63 @@ from __future__ import annotations
 
 from typing import Any
 
+from openai import APIError, OpenAI
 from openai._models import construct_type
 from openai.lib.streaming.chat import ChatCompletionStreamState
-from openai.types.chat import ChatCompletionChunk, ChatCompletionMessage
+from openai.types.chat import ChatCompletionMessage
 
-from mcs_conformance import Accumulator, ToolCall
+from mcs_conformance import Accumulator, MalformedChunk, StreamError, ToolCall
 
-from .. import _glue
+from .. import _glue, _wire
+from . import _live
 
 __all__ = ["OpenAIChatSDKStrategy"]
 
 _WHO = "openai ChatCompletionStreamState"
+_CLIENT: list[OpenAI] = []
+
+
+def _client() -> OpenAI:
+    if not _CLIENT:
+        _CLIENT.append(_live.client(OpenAI, "http://openai.harness.invalid/v1"))
+    return _CLIENT[0]
+
+
+def _open() -> _live.LiveBody:
+    """One streamed request on the SDK's client, answered by a live body."""
+    body = _live.LiveBody()
+    body.events = _client().chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": "hi"}],
+                                                    stream=True, extra_headers=body.headers)
+    return body
 
 
 class OpenAIChatSDKStrategy(_glue.ChatAdapter):
     who = _WHO
 
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
-        if "sdk" not in acc.state:
-            acc.state.update(sdk=ChatCompletionStreamState(), keys=set(), call_keys=set())
-        if not _glue.chat_chunk(chunk, _WHO):
-            return ""
         state = acc.state
-        state["sdk"].handle_chunk(construct_type(type_=ChatCompletionChunk, value=chunk))
+        if "sdk" not in state:
+            state.update(live=_open(), sdk=ChatCompletionStreamState(), keys=set(), call_keys=set())
+        done = isinstance(chunk, str) and chunk.strip() == "[DONE]"
+        if not done and not isinstance(chunk, dict):
+            raise MalformedChunk(f"{_WHO}: a chunk is a JSON object or \"[DONE]\", got {type(chunk).__name__}")
+        live = state["live"]
+        try:
+            read = live.push(_wire.sse_body([chunk]))
+        except APIError as exc:  # the SDK's Stream raises it for an event with an error member
+            try:
+                _glue.raise_on_error_chunk(chunk, _WHO)
+            except StreamError as error:
+                raise error from exc
+            raise
+        for model in read:
+            try:
+                state["sdk"].handle_chunk(model)
+            except Exception as exc:
+                live.error = exc
+                raise
+        if not read:
+            return ""
         deltas = _glue.choice0_deltas(chunk)
         _glue.note_keys(deltas, state["keys"], state["call_keys"])
         _glue.lazy_root(acc, lambda: _render(state))

@@ -1,12 +1,28 @@
 """The openai SDK's ``ResponseStreamState`` as an ``openai-responses`` strategy.
 
-The SDK does the accumulating: every event goes to ``ResponseStreamState.handle_event`` as
-the SDK's own ``ResponseStreamEvent`` model (``construct_type``). The message is the
-``response`` of the ``response.completed`` / ``response.incomplete`` event it emits; before
-one, the SDK's in-progress snapshot.
+The SDK does the reading and the accumulating: ``client.responses.create(..., stream=True)``
+on the SDK's own ``OpenAI`` client, fed the recorded wire bytes (``_wire.sse_body``) through
+an injected ``httpx2`` transport; each event its ``Stream`` yields goes to
+``ResponseStreamState.handle_event``, the accumulator ``client.responses.stream(...)`` runs
+over the same ``Stream`` (openai/lib/streaming/responses/_responses.py: ``ResponseStream``
+is that ``Stream`` with ``handle_event`` on every event). The message is the ``response``
+of the ``response.completed`` / ``response.incomplete`` event it emits; before one, the
+SDK's in-progress snapshot.
 
 Glue choices (everything the adapter decides itself):
 
+* ``create(stream=True)`` with the state the SDK's ``ResponseStream`` holds, rather than
+  ``responses.stream(...)`` itself: ``ResponseStream`` yields no event for some events
+  (``response.output_item.added`` without an item), so it cannot be stepped one chunk at a
+  time; ``ResponseStreamState`` does the same accumulation on the same events.
+* One request per stream, answered live (``_live``): each event's SSE bytes are pushed to
+  the response body when the suite feeds it, and the SDK's ``Stream`` is stepped until it
+  has read them (it yields one event per SSE event). ``"[DONE]"`` is sent as sent; the
+  SDK's ``Stream`` stops there and the events after it are not read. An event that is no
+  JSON object is refused with ``MalformedChunk`` before the SDK sees it. The SDK's
+  ``APIError`` (an event with a top-level ``error`` member) is raised as ``StreamError``
+  carrying the event; any other exception of the SDK's is its refusal of the event (the
+  buffer reports it as ``MalformedChunk``), and the stream is over after it.
 * The message is converted at read time only (``_glue.lazy_root``), ``to_dict(mode="json")``,
   with the keys the SDK adds that were never on the wire removed: ``output_parsed``,
   ``parsed_arguments`` on items, ``parsed`` on content parts.
@@ -14,9 +30,10 @@ Glue choices (everything the adapter decides itself):
   (``_ResponseStreamState__current_snapshot``), its ``output`` rebuilt from the SDK's items
   (``_output_items``, finished ones from ``_completed_output``): the SDK exposes no public
   partial response, and the suite reads messages mid-stream.
-* An ``error`` or ``response.failed`` event raises ``StreamError`` (the SDK's ``Stream``
-  raises ``APIError`` for ``error``; ``response.failed`` ends the response without output).
-  ``"[DONE]"`` is skipped; ``is_done`` is true on ``response.completed``,
+* An ``error`` or ``response.failed`` event raises ``StreamError`` before the SDK reads it:
+  the SDK yields both as events (``ResponseErrorEvent``, ``ResponseFailedEvent``) for its
+  caller to act on (an ``error`` event has no top-level ``error`` member, so its ``Stream``
+  raises nothing; ``response.failed`` ends the response without output). ``is_done`` is true on ``response.completed``,
   ``response.incomplete``; the ``delta`` of ``response.output_text.delta`` is display text,
   and when an event that carries a snapshot (``*.done``, ``response.created``, the
   completion) leaves the message's output text longer than the text shown so far, the
@@ -46,14 +63,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from openai import omit
+from openai import APIError, OpenAI, omit
 from openai._models import construct_type
 from openai.lib.streaming.responses import ResponseStreamState
-from openai.types.responses import Response, ResponseStreamEvent
+from openai.types.responses import Response
 
 from mcs_conformance import Accumulator, MalformedChunk, StreamError, ToolCall, ToolCallRecord, require_records
 
-from .. import _glue
+from .. import _glue, _wire
+from . import _live
 
 __all__ = ["OpenAIResponsesSDKStrategy"]
 
@@ -61,6 +79,16 @@ _WHO = "openai ResponseStreamState"
 _FINAL = ("response.completed", "response.incomplete")
 _TEXT_SNAPSHOTS = frozenset({"response.output_text.done", "response.content_part.done", "response.output_item.done",
                              "response.created", *_FINAL})
+_CLIENT: list[OpenAI] = []
+
+
+def _open() -> _live.LiveBody:
+    """One streamed request on the SDK's client, answered by a live body."""
+    if not _CLIENT:
+        _CLIENT.append(_live.client(OpenAI, "http://openai.harness.invalid/v1"))
+    body = _live.LiveBody()
+    body.events = _CLIENT[0].responses.create(model="gpt-4o", input="hi", stream=True, extra_headers=body.headers)
+    return body
 
 
 class OpenAIResponsesSDKStrategy:
@@ -86,17 +114,29 @@ class OpenAIResponsesSDKStrategy:
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
         state = acc.state
         if "sdk" not in state:
-            state.update(sdk=ResponseStreamState(input_tools=omit, text_format=omit), final=None, shown=[])
-        if isinstance(chunk, str) and chunk.strip() == "[DONE]":
-            return ""
-        if not isinstance(chunk, dict):
+            state.update(live=_open(), sdk=ResponseStreamState(input_tools=omit, text_format=omit), final=None, shown=[])
+        done = isinstance(chunk, str) and chunk.strip() == "[DONE]"
+        if not done and not isinstance(chunk, dict):
             raise MalformedChunk(f"{_WHO}: an event is a JSON object, got {type(chunk).__name__}")
-        if chunk.get("type") in ("error", "response.failed"):
+        if not done and chunk.get("type") in ("error", "response.failed"):
             raise StreamError(f"{_WHO}: the provider reported an error in the stream: {chunk.get('type')}",
                               payload=chunk)
-        for out in state["sdk"].handle_event(construct_type(type_=ResponseStreamEvent, value=chunk)):
-            if getattr(out, "type", None) in _FINAL:
-                state["final"] = out.response
+        live = state["live"]
+        try:
+            read = live.push(_wire.sse_body([chunk], "openai-responses"))
+        except APIError as exc:  # the SDK's Stream raises it for an event with an error member
+            raise StreamError(f"{_WHO}: the provider reported an error in the stream: {exc.message}",
+                              payload=chunk) from exc
+        for event in read:
+            try:
+                for out in state["sdk"].handle_event(event):
+                    if getattr(out, "type", None) in _FINAL:
+                        state["final"] = out.response
+            except Exception as exc:
+                live.error = exc
+                raise
+        if not read:
+            return ""
         _glue.lazy_root(acc, lambda: _render(state))
         kind = chunk.get("type")
         if kind == "response.output_text.delta" and isinstance(chunk.get("delta"), str):
