@@ -210,8 +210,14 @@ def from_public_source(case: Any) -> bool:
 def agreed(case: Any) -> bool:
     """Do the sources read the case alike? A case that lists another accepted answer or lowers
     the level of a part (the official SDK refuses it, or answers otherwise) is no base for a
-    derived stream: the derived rule's expectation assumes the one answer every source gives."""
-    return not case.expect.get("accept") and not case.expect.get("levels")
+    derived stream: the derived rule's expectation assumes the one answer every source gives.
+    Levels that concern only how another strategy reads the message's text (a leak read by
+    the text codec, whose grammar is the reference's) leave the wire's reading alone."""
+    if case.expect.get("accept"):
+        return False
+    levels = case.expect.get("levels") or {}
+    read_by_another = case.expect.get("extracted_by") not in (None, case.format)
+    return all(read_by_another and part in ("calls", "extracted_by", "via_backup") for part in levels)
 
 
 def _finished(case: Any, descriptor: Descriptor) -> bool:

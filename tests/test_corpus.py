@@ -527,3 +527,19 @@ def test_a_refusal_the_sdk_does_not_share_has_its_level(case_id: str) -> None:
     if case.raises == "StreamError" and any(_read_as_error_by_the_sdk_stream(c) for c in case.chunks):
         return  # the SDK's stream reader raises before its accumulator sees the event
     assert "error" in case.expect.get("levels", {}), f"{case_id}: the SDK accepts this stream; give expect.levels.error"
+
+
+MESSAGE_STREAMS = [c.id for c in CORPUS.cases if c.is_stream and c.format in ORACLE_MODULES and not c.raises]
+
+
+@pytest.mark.parametrize("case_id", MESSAGE_STREAMS)
+def test_a_stream_the_sdk_refuses_accepts_the_refusal(case_id: str) -> None:
+    """Where the reference recovers a message from a stream the official SDK raises on, the
+    SDK's error is an accepted answer (docs/spec.md, "Settled"): the case lists a refusal
+    (``expect.accept`` with ``error``; the buffer reports the SDK's exception as MalformedChunk)."""
+    case = by_id(case_id)
+    got = _sdk(lambda: oracle_module(case.format).final_message(case.chunks))
+    if not isinstance(got, Exception):
+        return
+    refusals = [a for a in case.expect.get("accept", ()) if "error" in a]
+    assert refusals, f"{case_id}: the SDK raises {type(got).__name__} on this stream; accept the refusal in expect.accept"

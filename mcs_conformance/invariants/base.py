@@ -19,6 +19,7 @@ __all__ = [
     "Failure",
     "LEVELS",
     "Subject",
+    "calls_level",
     "calls_view",
     "check",
     "expect_part",
@@ -75,7 +76,8 @@ class Check:
     ``level`` says how binding the rule is: ``must`` (the provider's API, the official SDK's
     result on the same chunks, or ADR-0001's text), ``should`` (a safety rule against a named
     hazard) or ``reference`` (the reference implementation's choice where those leave room).
-    ``sources`` name where the rule comes from.
+    ``sources`` name where the rule comes from; ``parts`` the parts of a case's expectation
+    it judges, whose level a case may set (``expect.levels``, with a source).
     """
 
     id: str
@@ -88,6 +90,7 @@ class Check:
     hypothesis: bool = False
     level: str = "must"
     sources: tuple[str, ...] = ()
+    parts: tuple[str, ...] = ()  # the parts of a case's expectation it judges (their ``expect.levels`` apply)
 
 
 CHECKS: dict[str, Check] = {}
@@ -104,6 +107,7 @@ def check(
     hypothesis: bool = False,
     level: str = "must",
     sources: tuple[str, ...] = (),
+    parts: tuple[str, ...] = (),
 ) -> Callable[[Callable[["Subject", Case | None], None]], Callable[["Subject", Case | None], None]]:
     """Register an invariant under a stable id (``FAMILY-NNN``) at its level."""
     if level not in LEVELS:
@@ -113,7 +117,7 @@ def check(
         if id in CHECKS or id in RETIRED:
             raise RuntimeError(f"invariant id {id} is registered twice")
         family = id.rsplit("-", 1)[0]
-        CHECKS[id] = Check(id, family, title, why, scope, applies, fn, hypothesis, level, tuple(sources))
+        CHECKS[id] = Check(id, family, title, why, scope, applies, fn, hypothesis, level, tuple(sources), tuple(parts))
         return fn
 
     return register
@@ -292,10 +296,34 @@ def expected_error(case: Case) -> str | None:
     return case.raises
 
 
-def part_level(case: Case, part: str) -> tuple[str, str]:
-    """(level, why) of one part of the case's expectation: ``must`` unless the case says."""
+def part_level(case: Case, part: str) -> tuple[str | None, str]:
+    """(level, why) of one part of the case's expectation where the case sets it
+    (``expect.levels``, each with its source); ``(None, "")`` where it does not: the part then
+    takes the level of the rule its check enforces, the check's declared level (the plugin
+    reads a ``Failure`` without a level so), never ``must`` by default."""
     rule = case.expect.get("levels", {}).get(part)
-    return (rule["level"], rule["why"]) if rule else ("must", "")
+    return (rule["level"], rule["why"]) if rule else (None, "")
+
+
+_NEVER_RUN = ("should", "a call the case expects as an error call must never be executable (docs/spec.md C3, C4, "
+                        "C6: a lenient parse or an unfinished call runs a tool with arguments the model never sent)")
+
+
+def calls_level(want: Any, got: Any, level: str | None, why: str) -> tuple[str | None, str]:
+    """The level of the rule a difference in the calls breaks. Where every difference is at a
+    call the case expects as an error call and the strategy made it executable, the rule is
+    C3/C4/C6 (``should``), whatever the part's own level; where such a call runs beside other
+    differences, the part's level is at least ``should``; else the part's own level."""
+    if not (isinstance(want, list) and isinstance(got, list)):
+        return level, why
+    unsafe = any(isinstance(w, dict) and isinstance(g, dict) and w.get("error") and not g.get("error")
+                 for w, g in zip(want, got))
+    if not unsafe:
+        return level, why
+    differs = [i for i, (w, g) in enumerate(zip(want, got)) if not same(w, g)]
+    if len(want) == len(got) and all(want[i].get("error") for i in differs):
+        return _NEVER_RUN
+    return _NEVER_RUN if level == "reference" else (level, why)
 
 
 def expect_part(case: Case, part: str, got: Any, summary: str, *, view: Callable[[Any], Any] = lambda v: v,
@@ -304,7 +332,9 @@ def expect_part(case: Case, part: str, got: Any, summary: str, *, view: Callable
 
     The reference's answer passes. Another answer the case accepts (``expect.accept``: the
     SDK's, where the reference chose otherwise) is a difference at the reference level. Any
-    other answer breaks the part's rule at its level (``expect.levels``, else ``must``).
+    other answer breaks the part's rule: the level the case gives the part (``expect.levels``),
+    else the check's own; for calls, the never-executable rule where that is what broke
+    (``calls_level``).
     """
     want = view(case.expect.get(part))
     if same(got, want):
@@ -314,6 +344,8 @@ def expect_part(case: Case, part: str, got: Any, summary: str, *, view: Callable
             raise Failure(f"{summary}: the answer is another accepted one ({alt['why']}; {alt['source']})",
                           level="reference", expected=want, actual=got, **evidence)
     level, why = part_level(case, part)
+    if part == "calls":
+        level, why = calls_level(want, got, level, why)
     raise Failure(summary + (f" ({level}: {why})" if why else ""), level=level, expected=want, actual=got, **evidence)
 
 

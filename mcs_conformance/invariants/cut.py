@@ -76,8 +76,9 @@ def _expectation(subject: Subject, stream: list, message: object) -> dict:
     done = any(subject.descriptor.is_done_chunk(c) for c in stream)
     calls = [{"name": c.name, "arguments": c.arguments if c.error is None else {}, "id": c.id,
               "error": done or c.error is not None} for c in subject.strategy.extract(message)]
-    levels = {p: {"level": "reference", "why": own} for p in ("message", "content_text")}
+    source = "docs/spec.md, Where \"not finished\" lives (PREFIX-003)"
+    levels = {p: {"level": "reference", "why": own, "source": source} for p in ("message", "content_text")}
     levels["calls"] = {"level": "reference", "why": own if not done else
-                       "the reference runs no call of a turn cut short; the SDKs leave it to the client"}
+                       "the reference runs no call of a turn cut short; the SDKs leave it to the client", "source": source}
     return {"message": message, "calls": calls, "content_text": subject.strategy.content_text(message), "done": done,
             "claimed_by": subject.name, "extracted_by": subject.name, "via_backup": False, "levels": levels}

@@ -12,6 +12,7 @@ from .base import Failure, Subject, check, expect_part, feed_case
     why="display text is format-agnostic only if every content delta is reported, once, in order",
     level="must",
     sources=('spec B5',),
+    parts=('content_text', 'error'),
     applies=lambda s, c: s.own_stream(c) and c.raises is None,
 )
 def deltas_match(subject: Subject, case: Case) -> None:

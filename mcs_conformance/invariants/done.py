@@ -13,6 +13,7 @@ from .base import Failure, Subject, check, feed_case, part_level, refused
     why="an early 'done' executes a half-streamed call; a missed one hangs the client",
     level="must",
     sources=('spec per-format completion signal', "spec 'Where not finished lives'"),
+    parts=('error',),
     applies=lambda s, c: s.own_stream(c) and c.expect.get("done") is True and s.descriptor is not None,
 )
 def signal(subject: Subject, case: Case) -> None:
@@ -55,6 +56,7 @@ def _after_done(subject: Subject, case: Case, i: int) -> bool:
     why="a stream cut by the network or max_tokens must not look like a completed turn",
     level="must",
     sources=("spec 'Where not finished lives'",),
+    parts=('error',),
     applies=lambda s, c: s.own_stream(c) and c.expect.get("done") is False and c.raises is None,
 )
 def truncated(subject: Subject, case: Case) -> None:
@@ -69,6 +71,7 @@ def truncated(subject: Subject, case: Case) -> None:
     why="a swallowed error event makes a truncated turn look complete",
     level="should",
     sources=('spec P4', 'spec per-format errors'),
+    parts=('error',),
     applies=lambda s, c: s.own_stream(c) and c.raises is not None,
 )
 def errors_raise(subject: Subject, case: Case) -> None:

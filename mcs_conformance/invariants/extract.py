@@ -24,6 +24,7 @@ def source_for(subject: Subject, case: Case) -> object:
     why="a merged, dropped, reordered or leniently parsed call executes the wrong thing",
     level="must",
     sources=('spec C1', 'spec C2', 'spec C3', 'spec C4'),
+    parts=('calls',),
     applies=lambda s, c: c is not None and c.expect.get("extracted_by") == s.name and c.final_message is not None,
 )
 def calls_match(subject: Subject, case: Case) -> None:

@@ -16,6 +16,7 @@ from .base import Failure, Subject, check, part_level
     why="display hold shows the forming call's name; a name that jumps or shrinks misleads the user",
     level="must",
     sources=('spec U2',),
+    parts=('calls',),
     applies=lambda s, c: s.own_stream(c) and c.raises is None,
 )
 def grows(subject: Subject, case: Case) -> None:
@@ -55,7 +56,7 @@ def _names(subject: Subject, case: Case, final: str | None) -> Failure | None:
     if broken is None:
         return None
     level, why = part_level(case, "calls")
-    level, why = (level, f" ({level}: {why})") if broken.about_final and level != "must" else (None, "")
+    level, why = (level, f" ({level}: {why})") if broken.about_final and level is not None else (None, "")
     if broken.at == len(readings):  # the name it ended at
         return Failure(broken.why + why, level=level, expected=final, actual=readings[-1][1] if readings else None)
     return Failure(broken.why + why, level=level, chunks=case.chunks[: broken.at + 1])

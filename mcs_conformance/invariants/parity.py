@@ -12,6 +12,7 @@ from .base import Subject, check, expect_part, feed_case, native_view
     why="the buffer is honest: it holds what the provider would have returned for stream=false",
     level="must",
     sources=('spec B2', "spec per-format 'as_dict() key by key'"),
+    parts=('message', 'error'),
     applies=lambda s, c: s.own_stream(c) and "message" in c.expect and c.raises is None,
 )
 def parity(subject: Subject, case: Case) -> None:

@@ -32,6 +32,7 @@ from .base import (
     why="a valid-JSON prefix executed before the stream ends runs a call the model never finished",
     level="should",
     sources=('spec C6', "spec 'Where not finished lives'", "vercel/ai PR #13137 (reverted in #13172)"),
+    parts=('calls',),
     applies=lambda s, c: s.own_stream(c) and c.raises is None,
 )
 def stream_prefixes(subject: Subject, case: Case) -> None:

@@ -27,7 +27,7 @@ def _mine_to_refuse(subject: Subject, fmt: str | None) -> bool:
     "RECOG-001",
     "recognizes never raises and returns a bool on arbitrary JSON values",
     why="the chain asks every strategy about every shape; one that raises breaks resolution for all",
-    level="must",
+    level="should",
     sources=('spec P2',),
     scope="strategy",
     hypothesis=True,
@@ -64,6 +64,7 @@ def claims_own_chunk(subject: Subject, case: Case) -> None:
     why="the driver resolves extraction on the assembled message (the second axis)",
     level="must",
     sources=('spec X1',),
+    parts=('claimed_by',),
     applies=lambda s, c: c is not None and c.expect.get("claimed_by") == s.name and c.final_message is not None,
 )
 def claims_own_message(subject: Subject, case: Case) -> None:
@@ -80,6 +81,7 @@ def claims_own_message(subject: Subject, case: Case) -> None:
     why="a text strategy claiming an envelope, or two natives claiming one shape, breaks 'native wins'",
     level="must",
     sources=('spec B1', 'spec B6'),
+    parts=('claimed_by',),
     applies=lambda s, c: c is not None
     and (
         (c.is_stream and bool(c.chunks) and _mine_to_refuse(s, c.format))

@@ -54,7 +54,8 @@ def _fail(summary: str, stream: Any, expect: dict[str, Any], message: Any, **evi
         "why": "; ".join(stream.recipe),
         "expect": {**expect, "message": message,
                    "levels": {"message": {"level": "reference",
-                                          "why": "the strategy's own assembly of a derived stream"}}},
+                                          "why": "the strategy's own assembly of a derived stream",
+                                          "source": "docs/spec.md C8 (the calls and text are the rule's)"}}},
     }
     return failure
 

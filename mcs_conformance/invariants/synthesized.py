@@ -94,9 +94,11 @@ def _saved(failure: Failure, subject: Subject, drawn: Synthesized, message: Any)
     written calls and text (must); the message is the strategy's own assembly (reference), and
     an id the wire does not carry may be the strategy's own (the calls' level is then reference)."""
     own = "the strategy's own assembly of a synthesized stream"
-    levels = {"message": {"level": "reference", "why": own}}
+    source = "docs/spec.md C7 (the written calls and text are the rule's)"
+    levels = {"message": {"level": "reference", "why": own, "source": source}}
     if not drawn.ids:
-        levels["calls"] = {"level": "reference", "why": "the wire carries no call ids: a strategy may make them up"}
+        levels["calls"] = {"level": "reference", "why": "the wire carries no call ids: a strategy may make them up",
+                           "source": source}
     failure.derived = {
         "format": subject.descriptor.format,
         "why": "; ".join(drawn.chunks.recipe[:_RECIPE_LINES]),
