@@ -1,60 +1,198 @@
-"""litellm's ``stream_chunk_builder`` as an ``openai-chat`` strategy.
+"""litellm's streaming path for OpenAI Chat Completions as an ``openai-chat`` strategy.
 
-litellm does the work, as its docs show for rebuilding a streamed response: the chunks
-are collected as litellm's own ``ModelResponseStream`` objects and
-``litellm.stream_chunk_builder(chunks)`` returns the ``ModelResponse``; the message is its
-``choices[0].message``.
+litellm does the work, as its docs show for a streamed call and for rebuilding it:
+``litellm.completion(model="openai/gpt-4o", messages=..., stream=True, client=...)``
+returns litellm's ``CustomStreamWrapper``; its chunks are collected as the loop
+``for chunk in response`` yields them, and ``litellm.stream_chunk_builder(chunks,
+messages=messages)`` returns the ``ModelResponse`` whose ``choices[0].message`` is the
+message. The client is the openai SDK's ``openai.OpenAI`` with an ``httpx2.Client`` whose
+transport serves the recorded chunks as the SSE bytes the provider sent
+(``_wire.sse_body``); nothing is sent anywhere. A ``stream=false`` message of the suite is
+read as litellm returns one: ``litellm.completion(..., stream=False)`` over the JSON body of a
+``chat.completion`` holding it, then ``choices[0].message.tool_calls``.
 
 Glue choices (everything the adapter decides itself):
 
-* ``accumulate`` keeps the chunks (``ModelResponseStream(**chunk)`` on a deep copy of the
-  wire dict: the constructor edits the dicts it is given, adding ``index`` and ``type`` to
-  tool-call fragments, and in litellm's own pipeline those dicts are its own, never the
-  caller's); the builder runs over
-  all chunks so far when the message is read (``_glue.lazy_root``), as a litellm user calls
-  it once the stream is over. Before the first chunk with choices the message is ``{}``.
-* When the builder raises (litellm's ``APIError`` "Error building chunks"), the message is
-  ``{"mcs_error": <its text>}``: the builder runs when the message is read, and a read must
-  not raise (the suite would take the exception for its own fault).
+* ``accumulate`` keeps the wire chunks; litellm runs over all chunks so far when the message
+  is read (``_glue.lazy_root``: nothing per chunk, so COST measures litellm), once per number
+  of chunks (a second read of the same chunks returns the first read's message). litellm's
+  answer is the same on every run over the same bytes (nothing of the message is random or
+  clock-made; a clock-made audio ``expires_at`` only arises where the builder raises anyway).
+* Where the stream is: until a ``"[DONE]"`` chunk arrives, the body holds the bytes so far
+  and then waits (the connection is open): the transport's body iterator raises a private
+  ``BaseException`` when asked for bytes it does not have yet, which no ``except Exception``
+  of litellm or the SDK catches, and the message is built from the chunks the wrapper had
+  yielded by then, the chunks a litellm user holds at that point of a live stream. Once
+  ``"[DONE]"`` has been fed, the body ends after it (the provider's end of the stream), the
+  openai SDK's ``Stream`` stops there and the wrapper runs its own end-of-stream code: its
+  last chunk is collected, and its raise (``RemoteProtocolError`` "Stream ended before a
+  finish_reason was received" for a stream that never carried one) is reported as the
+  message ``{"mcs_error": <its text>}`` (a read must not raise: the suite would take the
+  exception for its own fault). The same convention holds when ``stream_chunk_builder`` or the
+  call itself raises (litellm's ``APIError`` "Error building chunks", a ``ValidationError``).
+  A stream whose chunks end without ``"[DONE]"`` is read as still open (the suite's message
+  is the state after its chunks); where the connection closes there without a finish reason,
+  litellm raises as above.
 * The message is ``choices[0].message.model_dump()`` with the keys litellm adds that were
   never on the wire removed (``_glue.wire_keys_only``: ``None``-valued keys no delta of
   choice 0 carried, ``index`` on tool calls). A key a delta of choice 0 carried that
-  litellm's message lacks is written as ``None``. Values are litellm's, untouched.
-* ``litellm.suppress_debug_info`` is set and ``LITELLM_LOCAL_MODEL_COST_MAP=True``: litellm
-  reads its bundled model list instead of fetching one at import (this machine is offline).
-* ``extract``: litellm leaves the arguments a JSON string; ``_glue.chat_calls`` reads them
-  with ``json.loads`` as litellm's docs do.
+  litellm's message lacks is written as ``None``. Values are litellm's, untouched. The
+  message carries ``mcs_litellm: "stream_chunk_builder"`` (a top-level ``mcs_*``
+  annotation, which PARITY leaves aside) so that ``extract`` reads it as a streaming litellm
+  user reads the rebuilt message. Before the wrapper yields a chunk with choices, the
+  message is ``{}``.
+* ``extract``: a message marked ``mcs_litellm`` is read as litellm's docs read the calls of
+  a message: ``tool_calls[i].function.name`` / ``.id``, and ``json.loads`` of
+  ``.function.arguments`` (``_glue.chat_calls``). Any other message (a provider's
+  ``stream=false`` answer) is served as the JSON body ``{"object": "chat.completion",
+  "choices": [{"index": 0, "message": <message>, "finish_reason": ...}]}`` (``"tool_calls"``
+  when it has calls, else ``"stop"``) to ``litellm.completion(..., stream=False)``, and the
+  calls are read from its ``choices[0].message`` the same way, once per distinct message (the
+  response is kept and read again: litellm gives an id-less call a random id, as a response
+  read twice keeps it). When that call raises, the
+  message gives one call with ``error`` naming litellm's exception (it cannot be read, and
+  must not pass for "no call").
+* One ``openai.OpenAI`` client (placeholder API key) for every call, its transport answering
+  with the body set just before the call. ``messages`` is one user message.
+  ``litellm.suppress_debug_info`` and ``litellm.disable_streaming_logging`` are set and the
+  ``LiteLLM`` logger is disabled (logging only: litellm's success logging per chunk runs in a
+  thread pool and changes no chunk; its error log repeats what the message says) and
+  ``LITELLM_LOCAL_MODEL_COST_MAP=True``: litellm reads its bundled model list instead of
+  fetching one at import (this machine is offline).
 * Unfinished streams: ``is_done`` (``_glue.chat_is_done``) reads the wire's completion
-  signal and the buffer's ``done`` tells the suite's extraction axis. (The builder itself
-  reports ``finish_reason: "stop"`` for chunks that never carried one; in litellm's own
-  pipeline the stream of ``litellm.completion(..., stream=True)`` raises "Stream ended
-  before a finish_reason was received" first.)
-* Error chunks: the openai SDK's ``Stream`` raises before litellm sees the chunk
-  (``_glue.raise_on_error_chunk``). Recognition, ``is_done``, display text (choice 0's
-  delta ``content``), ``forming_name`` and the continuation: ``_glue.ChatAdapter``.
+  signal and the buffer's ``done`` tells the suite's extraction axis.
+* Error chunks: the openai SDK's ``Stream`` raises ``APIError`` for them inside litellm's
+  loop; ``accumulate`` raises ``StreamError`` at the same point (``_glue.chat_chunk``).
+  Recognition, ``is_done``, display text (choice 0's delta ``content``), ``forming_name`` and
+  the continuation: ``_glue.ChatAdapter``.
 """
 
 from __future__ import annotations
 
 import copy
+import json
+import logging
 import os
+import queue
+import threading
+import weakref
+from collections import OrderedDict
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from typing import Any  # noqa: E402
 
+import httpx2  # noqa: E402
 import litellm  # noqa: E402
-from litellm.types.utils import ModelResponseStream  # noqa: E402
+import openai  # noqa: E402
 
 from mcs_conformance import Accumulator, ToolCall  # noqa: E402
 
-from .. import _glue  # noqa: E402
+from .. import _glue, _wire  # noqa: E402
 
 litellm.suppress_debug_info = True
+litellm.disable_streaming_logging = True
+logging.getLogger("LiteLLM").disabled = True  # its tracebacks of what it raises; the message says it
 
 __all__ = ["LiteLLMStrategy"]
 
-_WHO = "litellm stream_chunk_builder"
+_WHO = "litellm"
+_MARK = "mcs_litellm"
+_MODEL = "openai/gpt-4o"
+_MESSAGES = [{"role": "user", "content": "What should I call?"}]
+_WAIT = 120.0  # seconds litellm may take over one chunk before the read reports it as stuck
+_END, _CLOSE = object(), object()
+
+
+class _Gone(BaseException):
+    """The buffer was dropped while its stream was open: the worker stops (no ``except
+    Exception`` of litellm or the SDK catches it)."""
+
+
+class _Pipe:
+    """What the stream's worker thread and the buffer share: the bytes not yet read, the
+    chunks litellm yielded, what it raised, and whether it waits for bytes (``settled``)."""
+
+    def __init__(self) -> None:
+        self.bytes: queue.SimpleQueue = queue.SimpleQueue()
+        self.settled = threading.Event()
+        self.chunks: list = []
+        self.raised: BaseException | None = None
+        self.finished = False
+
+    def body(self):
+        """The response body: each piece as it is fed; it ends after "[DONE]"."""
+        while True:
+            self.settled.set()
+            piece = self.bytes.get()
+            if piece is _END:
+                return
+            if piece is _CLOSE:
+                raise _Gone()
+            yield piece
+
+    def run(self) -> None:
+        _local.pipe = self
+        try:
+            for chunk in litellm.completion(model=_MODEL, messages=_MESSAGES, stream=True, client=_client()):
+                self.chunks.append(chunk)
+        except _Gone:
+            pass
+        except Exception as exc:  # litellm's stream raised: what a litellm user's loop gets
+            self.raised = exc
+        finally:
+            self.finished = True
+            self.settled.set()
+
+
+class _Live:
+    """litellm's stream of one buffer, live: a worker thread runs ``for chunk in
+    litellm.completion(..., stream=True)`` over a body that waits for the bytes fed."""
+
+    def __init__(self) -> None:
+        self.pipe = pipe = _Pipe()
+        weakref.finalize(self, pipe.bytes.put, _CLOSE)
+        threading.Thread(target=pipe.run, name="litellm-stream", daemon=True).start()
+        self._settle()
+
+    def feed(self, piece: Any) -> None:
+        if self.pipe.finished:
+            return  # the stream is over (after "[DONE]", or litellm raised): later bytes are not read
+        self.pipe.settled.clear()
+        self.pipe.bytes.put(piece)
+        self._settle()
+
+    def _settle(self) -> None:
+        if not self.pipe.settled.wait(_WAIT) and self.pipe.raised is None:
+            self.pipe.raised = TimeoutError(f"litellm took more than {_WAIT:.0f} s over one chunk")
+            self.pipe.finished = True
+
+
+_local = threading.local()
+_CLIENT: openai.OpenAI | None = None
+
+
+def _answer(request: Any) -> Any:
+    """The fake endpoint: a live stream's body for the worker of a stream, else the JSON body
+    set for the ``stream=false`` call made on this thread."""
+    pipe = getattr(_local, "pipe", None)
+    if pipe is not None:
+        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=pipe.body())
+    return httpx2.Response(200, headers={"content-type": "application/json"}, content=_local.json)
+
+
+def _client() -> openai.OpenAI:
+    global _CLIENT
+    if _CLIENT is None:
+        _CLIENT = openai.OpenAI(api_key="placeholder-never-sent", max_retries=0,
+                                http_client=httpx2.Client(transport=httpx2.MockTransport(_answer)))
+    return _CLIENT
+
+
+def _complete(response: dict) -> Any:
+    """``litellm.completion(stream=False)`` over the JSON body ``response``."""
+    _local.json = _wire.json_body(response)
+    return litellm.completion(model=_MODEL, messages=_MESSAGES, stream=False, client=_client())
 
 
 class LiteLLMStrategy(_glue.ChatAdapter):
@@ -62,28 +200,81 @@ class LiteLLMStrategy(_glue.ChatAdapter):
 
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
         state = acc.state
-        if "chunks" not in state:
-            state.update(chunks=[], keys=set(), call_keys=set())
-        if not _glue.chat_chunk(chunk, _WHO):
+        if "live" not in state:
+            state.update(live=_Live(), keys=set(), call_keys=set())
+        if isinstance(chunk, str) and chunk.strip() == "[DONE]":
+            state["live"].feed(_wire.sse_body(["[DONE]"]))
+            state["live"].feed(_END)
+            _glue.lazy_root(acc, lambda: _render(state))
             return ""
+        _glue.chat_chunk(chunk, _WHO)
         deltas = _glue.choice0_deltas(chunk)
         _glue.note_keys(deltas, state["keys"], state["call_keys"])
-        state["chunks"].append(ModelResponseStream(**copy.deepcopy(chunk)))
+        state["live"].feed(_wire.sse_body([chunk]))
         _glue.lazy_root(acc, lambda: _render(state))
         return "".join(d["content"] for d in deltas if isinstance(d.get("content"), str))
 
     def extract(self, message: object) -> list[ToolCall]:
-        return _glue.chat_calls(message, _WHO)
+        if not isinstance(message, dict):
+            raise ValueError(f"{_WHO}.extract: expects an assistant message dict, got {type(message).__name__}")
+        if message.get(_MARK) is not None:
+            return _glue.chat_calls(message, _WHO)
+        answer, refused = _answered(message)
+        if answer is None:
+            return [ToolCall(name="", error=refused)]
+        return _glue.chat_calls(answer, _WHO)
+
+
+_ANSWERS: OrderedDict[str, tuple[dict | None, str]] = OrderedDict()
+
+
+def _key(message: dict) -> str:
+    return json.dumps(message, sort_keys=True, ensure_ascii=False, default=repr)
+
+
+def _answered(message: dict) -> tuple[dict | None, str]:
+    """``choices[0].message`` of ``litellm.completion(stream=False)`` over ``message``, dumped,
+    or (None, what litellm raised). One call per distinct message: litellm gives an id-less
+    call a random id, and a response is read as often as one likes once it has arrived."""
+    key = _key(message)
+    if key in _ANSWERS:
+        _ANSWERS.move_to_end(key)
+    else:
+        try:
+            _ANSWERS[key] = (_complete(_completion(message)).choices[0].message.model_dump(), "")
+        except Exception as exc:  # litellm refuses the response; what it says is the calls' error
+            _ANSWERS[key] = (None, f"litellm.completion(stream=False) raised {type(exc).__name__}: "
+                                   f"{_first_line(exc)}")
+        while len(_ANSWERS) > 4096:
+            _ANSWERS.popitem(last=False)
+    answer, refused = _ANSWERS[key]
+    return copy.deepcopy(answer), refused
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:300] if text else ""
+
+
+def _completion(message: dict) -> dict:
+    calls = message.get("tool_calls")
+    return {"id": "chatcmpl-mcs", "object": "chat.completion", "created": 1760000000, "model": "gpt-4o",
+            "choices": [{"index": 0, "message": message, "logprobs": None,
+                         "finish_reason": "tool_calls" if calls else "stop"}]}
 
 
 def _render(state: dict) -> Any:
-    if not any(c.get("choices") for c in state["chunks"]):
+    pipe = state["live"].pipe
+    if pipe.raised is not None:
+        return {"mcs_error": f"litellm's stream raised {type(pipe.raised).__name__}: {_first_line(pipe.raised)}"}
+    chunks = list(pipe.chunks)
+    if not any(c.get("choices") for c in chunks):
         return {}
     try:
-        response = litellm.stream_chunk_builder(list(state["chunks"]))
+        response = litellm.stream_chunk_builder(chunks, messages=_MESSAGES)
     except Exception as exc:  # litellm refuses these chunks; a read must not raise
-        return {"mcs_error": f"litellm.stream_chunk_builder raised {type(exc).__name__}: {exc}"}
+        return {"mcs_error": f"litellm.stream_chunk_builder raised {type(exc).__name__}: {_first_line(exc)}"}
     if response is None or not response.choices:
         return {}
     message = {**{k: None for k in state["keys"]}, **response.choices[0].message.model_dump()}
-    return _glue.wire_keys_only(message, state["keys"], state["call_keys"])
+    return {**_glue.wire_keys_only(message, state["keys"], state["call_keys"]), _MARK: "stream_chunk_builder"}
