@@ -1,11 +1,18 @@
 """mcs-driver-core's JSON text codec as a ``text-json`` strategy.
 
-mcs-driver-core does the work: a message's text goes to ``TextExtractionStrategy`` over the
-default codec, ``PromptStrategy.default()`` (``JsonPromptStrategy`` with the bundled
-``default_json.toml``: its healing rules, then ``re.search(r"\\{.*\\}", text, re.S)`` and
-``json.loads``, the ``tool`` / ``name`` aliases), which returns one ``(tool_name,
-arguments)`` or ``None``. The continuation is what ``BaseDriver.process_llm_response``
-returns in ``DriverResponse.messages`` after executing the call.
+mcs-driver-core does the work, as ``BaseDriver.process_llm_response`` (the driver
+contract's entry point: "processes the LLM output ..., searches for a structured call,
+executes it if found") finds a call: the driver's default extraction chain
+(``DirectDictExtractionStrategy``, ``OpenAIExtractionStrategy``, then the
+``TextExtractionStrategy`` fallback over ``PromptStrategy.default()``, the
+``JsonPromptStrategy`` with the bundled ``default_json.toml``: its healing rules, then
+``re.search(r"\\{.*\\}", text, re.S)`` and ``json.loads``, the ``tool`` / ``name``
+aliases), which returns one ``(tool_name, arguments)`` or ``None``: one call per response,
+as the driver contract has it (docs/Specification/3_Minimal Driver Contract: a
+``DriverResponse`` per call, with one ``tool_call_result``). A text message (every
+text-json case) reaches the codec alone: no structured strategy claims a ``str``. The
+continuation is what ``process_llm_response`` returns in ``DriverResponse.messages``
+after executing the call.
 
 Glue choices (everything the adapter decides itself):
 
@@ -16,7 +23,11 @@ Glue choices (everything the adapter decides itself):
 * Reassembly: the driver has no stream accumulator (``ToolCallSignaling`` is an abstract
   mixin), so ``str`` chunks are concatenated (``Accumulator.append``); anything else is a
   ``MalformedChunk``; ``is_done`` is always false (a text stream ends with its transport).
-* ``extract``: ``None`` is no call; ``(name, arguments)`` is one call without an id. The
+* ``extract``: the chain ``BaseDriver`` builds by default, run by the claim protocol its
+  ``_extract`` docstring documents (the first strategy that ``claims`` the response owns it,
+  even when it finds nothing; else the text fallback), on the message as given (``str``, or
+  a dict whose ``content`` the text strategy reads): ``BaseDriver._extract`` itself is
+  private. ``None`` is no call; ``(name, arguments)`` is one call without an id. The
   codec has no notion of a broken call; arguments that are not a JSON object (the codec
   passes any JSON value through) make the call carry ``error`` rather than be executable.
   Exceptions the codec raises are not caught.
@@ -24,9 +35,10 @@ Glue choices (everything the adapter decides itself):
   the text so far, else ``None``.
 * ``result_messages``: a one-tool ``BaseDriver`` subclass whose ``list_tools`` offers the
   recorded call's name and whose ``execute_tool`` returns the record's result runs
-  ``process_llm_response`` on the message and returns its ``messages``. The driver executes
-  one call per response: a record whose call is not the one ``extract`` finds, or a second
-  record, is refused with ``ValueError``; with no record the continuation is empty.
+  ``process_llm_response`` on the message (as given) and returns its ``messages``. The
+  driver executes one call per response: a record whose call is not the one ``extract``
+  finds, or a second record, is refused with ``ValueError``; with no record the
+  continuation is empty.
 """
 
 from __future__ import annotations
@@ -34,9 +46,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mcs.driver.core import BaseDriver, PromptStrategy
-from mcs.driver.core.extraction_strategy import TextExtractionStrategy
-from mcs.driver.core.mcs_tool_driver_interface import Tool
+from mcs.driver.core import (
+    BaseDriver,
+    DirectDictExtractionStrategy,
+    OpenAIExtractionStrategy,
+    PromptStrategy,
+    TextExtractionStrategy,
+    Tool,
+)
 
 from mcs_conformance import Accumulator, MalformedChunk, ToolCall, ToolCallRecord, require_records
 
@@ -65,7 +82,8 @@ class MCSDriverTextStrategy:
     leaks_into_text = False
 
     def __init__(self) -> None:
-        self._extractor = TextExtractionStrategy(PromptStrategy.default())
+        self._claimers = (DirectDictExtractionStrategy(), OpenAIExtractionStrategy())
+        self._text = TextExtractionStrategy(PromptStrategy.default())
 
     def recognizes(self, shape: object) -> bool:
         try:
@@ -94,9 +112,16 @@ class MCSDriverTextStrategy:
             return message["content"]
         raise ValueError(f"{_WHO}: cannot read text from {type(message).__name__}")
 
+    def _found(self, message: object) -> Any:
+        """``(tool_name, arguments)`` or ``None``, as ``BaseDriver._extract`` finds it."""
+        for strategy in self._claimers:
+            if strategy.claims(message):
+                return strategy.extract(message)
+        return self._text.extract(message)
+
     def extract(self, message: object) -> list[ToolCall]:
-        text = self.content_text(message)
-        found = self._extractor.extract(text)
+        self.content_text(message)  # anything but a str, a dict with text content or None is refused
+        found = self._found(message) if message is not None else None
         if found is None:
             return []
         name, arguments = found
@@ -109,13 +134,13 @@ class MCSDriverTextStrategy:
         return calls[0].name or None if calls else None
 
     def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
-        text = self.content_text(message)
+        self.content_text(message)
         records = require_records(records, _WHO)
         if not records:
             return []
-        calls = self.extract(text)
+        calls = self.extract(message)
         if len(records) > 1 or not calls or records[0].call != calls[0]:
             raise ValueError(f"{_WHO}: the driver answers the one call it finds in the message "
                              f"({calls[0].name if calls else 'none'!r}); got {len(records)} record(s) "
                              f"for {[r.call.name for r in records]}")
-        return list(_ReplayDriver(records[0]).process_llm_response(text).messages)
+        return list(_ReplayDriver(records[0]).process_llm_response(message).messages)

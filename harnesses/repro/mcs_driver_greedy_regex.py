@@ -1,40 +1,80 @@
-"""mcs-driver-core finds no call at all in a text that holds two (a greedy ``\\{.*\\}``).
+# requires: mcs-driver-core==0.4.1
+# run: python mcs_driver_greedy_regex.py
+"""mcs-driver-core runs no call at all for a model answer that holds two: its JSON codec
+(``JsonPromptStrategy.parse_tool_call``, the default codec of ``BaseDriver``) searches
+``re.search(r"\\{.*\\}", text, re.S)``, and the greedy match runs from the first ``{`` to the
+last ``}``, spans both calls, is no JSON value, and the codec returns ``None``.
+``BaseDriver.process_llm_response`` then answers "no call" (an empty ``DriverResponse``),
+so both calls are lost silently: even the first, which the driver's one-call-per-response
+contract would run, and without the ``call_failed`` its ``DriverResponse`` documents for
+"a tool-call signature was found but could not be parsed or executed".
 
-Case text-json/msg-two-calls: a model answer with two JSON tool calls in its text.
-``JsonPromptStrategy.parse_tool_call`` (the default codec of ``BaseDriver``) searches
-``re.search(r"\\{.*\\}", text, re.S)``: the match runs from the first ``{`` to the last ``}``,
-spans both calls, is not one JSON value, and the codec returns ``None``: both calls are
-lost, silently, including the first one the driver (one call per response) would run.
-The text itself is the ``stream=false`` answer; the JSON objects in it are listed with the
-standard library's ``json.JSONDecoder.raw_decode`` for comparison.
+Two model answers as the ``stream=false`` message text: two calls one per line, and two
+calls as a JSON array. The JSON objects in each text are listed by the standard library's
+``json.JSONDecoder.raw_decode`` for comparison, next to what the driver runs.
 
-    python harnesses/repro/mcs_driver_greedy_regex.py    (pip install -r harnesses/mcs_driver/requirements.txt)
+    python mcs_driver_greedy_regex.py
 
-Exits 1 while the codec finds nothing in a text that holds calls.
+Exits 1 while the driver runs no call for a text that holds complete calls.
 """
 
 import json
+import sys
 
-from mcs.driver.core import PromptStrategy
+from mcs.driver.core import BaseDriver, Tool
 
-from _replay import CASES, show
+TEXTS = {
+    "two calls, one per line": '{"tool": "get_weather", "arguments": {"city": "Paris"}}\n'
+                               '{"tool": "get_weather", "arguments": {"city": "Tokyo"}}',
+    "a JSON array of calls": '[{"tool": "get_weather", "arguments": {"city": "Paris"}}, '
+                             '{"tool": "get_time", "arguments": {"tz": "UTC"}}]',
+}
 
-codec = PromptStrategy.default()
-failed = False
-for case_id in ("text-json/msg-two-calls", "text-json/msg-json-array-of-calls"):
-    case = json.loads((CASES / f"{case_id}.json").read_text(encoding="utf-8"))
-    text = case["message"] if isinstance(case.get("message"), str) else "".join(case["chunks"])
-    decoder, objects, i = json.JSONDecoder(), [], 0
+
+class Driver(BaseDriver):
+    """A driver with the two tools the texts call; it records what it executes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.executed = []
+
+    def list_tools(self) -> list:
+        return [Tool(name="get_weather", description="weather"), Tool(name="get_time", description="time")]
+
+    def execute_tool(self, tool_name, arguments):
+        self.executed.append([tool_name, arguments])
+        return "ok"
+
+
+def calls_in(text: str) -> list:
+    """Every JSON object with a tool key in the text, by json.JSONDecoder.raw_decode."""
+    decoder, found, i = json.JSONDecoder(), [], 0
     while (i := text.find("{", i)) != -1:
         try:
             value, end = decoder.raw_decode(text, i)
         except ValueError:
             i += 1
             continue
-        objects.append(value)
+        if isinstance(value, dict) and "tool" in value:
+            found.append([value["tool"], value.get("arguments", {})])
         i = end
-    show(f"{case_id} text", text)
-    show("  JSON objects in the text", objects)
-    show("  parse_tool_call", codec.parse_tool_call(text))
-    failed |= codec.parse_tool_call(text) is None and bool(objects)
-raise SystemExit(1 if failed else 0)
+    return found
+
+
+def show(label: str, value) -> None:
+    print(f"{label:<44} {json.dumps(value, ensure_ascii=False)}")
+
+
+lost = False
+for label, text in TEXTS.items():
+    driver = Driver()
+    response = driver.process_llm_response(text)
+    print(f"== {label}: {text!r}")
+    show("  calls in the text (json.raw_decode)", calls_in(text))
+    show("  driver contract: one call per response", calls_in(text)[:1])
+    show("  process_llm_response executed", driver.executed)
+    show("  call_executed / call_failed", [response.call_executed, response.call_failed])
+    if not driver.executed and calls_in(text):
+        lost = True
+        print("  no call executed: the driver answers as if the text held no call")
+sys.exit(1 if lost else 0)

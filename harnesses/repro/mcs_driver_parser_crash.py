@@ -1,39 +1,53 @@
-"""mcs-driver-core's codec raises on model text it cannot read, instead of answering "no call".
+# requires: mcs-driver-core==0.4.1
+# run: python mcs_driver_parser_crash.py
+"""mcs-driver-core raises on model text it cannot read, instead of answering "no call" or
+``call_failed``: ``JsonPromptStrategy.parse_tool_call`` hands its match to ``json.loads``
+and catches only ``json.JSONDecodeError``, so arguments nested deeper than Python's
+recursion limit (``RecursionError``) or a number of more than 4,300 digits (``ValueError``,
+Python's integer string conversion limit) escape it, and ``BaseDriver.process_llm_response``
+raises on a model answer instead of returning a ``DriverResponse``.
 
-Cases text-json/msg-nested-too-deeply (a call whose arguments nest deeper than Python's
-recursion limit, then a good call) and text-json/msg-number-too-long (a number with more
-than 4,300 digits, then a good call). ``JsonPromptStrategy.parse_tool_call`` hands the
-greedy match to ``json.loads``, which raises ``RecursionError`` / ``ValueError``; the codec
-catches only ``json.JSONDecodeError``, so ``BaseDriver.process_llm_response`` raises on a
-model answer instead of returning a ``DriverResponse``. The text is the ``stream=false``
-answer; the standard library's ``json.JSONDecoder.raw_decode`` reads the good call after it.
+Two model answers as the ``stream=false`` message text, built here: a call whose
+arguments nest 5,000 arrays deep, then a good call; a call whose arguments are a
+5,000-digit number, then a good call. The driver's documented answer for any model output
+is a ``DriverResponse`` (a call executed, ``call_failed`` with a retry prompt, or no call).
 
-    python harnesses/repro/mcs_driver_parser_crash.py
+    python mcs_driver_parser_crash.py
 
-Exits 1 while the codec raises on either text.
+Exits 1 while process_llm_response raises on either text.
 """
 
 import json
+import sys
 
-from mcs.driver.core import PromptStrategy
+from mcs.driver.core import BaseDriver, Tool
 
-from _replay import CASES, show
+AFTER = '\n{"tool": "after", "arguments": {}}'
+TEXTS = {
+    "arguments nested 5,000 deep": '{"tool": "deep", "arguments": {"a": ' + "[" * 5000 + "]" * 5000 + "}}" + AFTER,
+    "a 5,000-digit number": '{"tool": "big", "arguments": ' + "7" * 5000 + "}" + AFTER,
+}
 
-codec = PromptStrategy.default()
+
+class Driver(BaseDriver):
+    """A driver with the tools the texts call; every call answers "ok"."""
+
+    def list_tools(self) -> list:
+        return [Tool(name=n, description=n) for n in ("deep", "big", "after")]
+
+    def execute_tool(self, tool_name, arguments):
+        return "ok"
+
+
 crashed = False
-for case_id in ("text-json/msg-nested-too-deeply", "text-json/msg-number-too-long"):
-    case = json.loads((CASES / f"{case_id}.json").read_text(encoding="utf-8"))
-    text = case["message"] if isinstance(case.get("message"), str) else "".join(case["chunks"])
-    last = text.rfind('{"tool"')
+for label, text in TEXTS.items():
+    print(f"== {label} ({len(text)} characters): {text[:48]!r}...{text[-40:]!r}")
+    print(f"  {'expected':<34} a DriverResponse (a call, call_failed, or no call)")
     try:
-        good = json.JSONDecoder().raw_decode(text, last)[0] if last != -1 else None
-    except ValueError:
-        good = None
-    show(f"{case_id} ({len(text)} chars)", text[:60] + "...")
-    show("  last call in the text", good)
-    try:
-        show("  parse_tool_call", codec.parse_tool_call(text))
+        response = Driver().process_llm_response(text)
+        print(f"  {'process_llm_response returns':<34} call_executed={response.call_executed} "
+              f"call_failed={response.call_failed}")
     except Exception as exc:  # noqa: BLE001 -- the finding is that it raises
         crashed = True
-        show("  parse_tool_call raises", f"{type(exc).__name__}: {str(exc)[:80]}")
-raise SystemExit(1 if crashed else 0)
+        print(f"  {'process_llm_response raises':<34} {type(exc).__name__}: {str(exc)[:90]}")
+sys.exit(1 if crashed else 0)
