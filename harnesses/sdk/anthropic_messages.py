@@ -25,8 +25,8 @@ Glue choices (everything the adapter decides itself):
 * An ``error`` event: the SDK's ``Stream`` raises ``APIStatusError`` for it, raised as
   ``StreamError`` carrying the event. Any other exception of the SDK's is its refusal of
   the event, re-raised as ``MalformedChunk`` with its text escaped (a lone surrogate in an
-  exception's text, the SDK's ``UnicodeEncodeError`` on surrogate halves, crashes
-  pytest-xdist's transport and with it the whole run); the stream is over after it.
+  exception's text crashes pytest-xdist's transport and with it the whole run); the stream
+  is over after it.
 * ``is_done`` is true on ``message_stop``; the display text is the text of ``text_delta``
   events and the text a ``text`` block starts with (``content_block_start``), both of which
   the SDK's snapshot keeps, for the events the SDK accumulated (none before a

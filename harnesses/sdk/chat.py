@@ -17,9 +17,9 @@ Glue choices (everything the adapter decides itself):
   them). A chunk that is no JSON object (and no ``"[DONE]"``) is refused with
   ``MalformedChunk`` before the SDK sees it (no SSE event carries it as one chunk).
 * The SDK's ``APIError`` for an event with an ``error`` member (openai/_streaming.py) is
-  raised as ``StreamError`` carrying the chunk, worded by ``_glue.raise_on_error_chunk``; any other exception of the SDK's (its
-  ``Stream`` or ``handle_chunk``) is its refusal of the chunk (the buffer reports it as
-  ``MalformedChunk``), and the stream is over after it.
+  raised as ``StreamError`` carrying the chunk, worded by ``_glue.raise_on_error_chunk``;
+  any other exception of the SDK's (its ``Stream`` or ``handle_chunk``) is its refusal of
+  the chunk (the buffer reports it as ``MalformedChunk``), and the stream is over after it.
 * The message is choice 0's ``message`` of the SDK snapshot, ``to_dict()``, with the keys the
   SDK adds that were never on the wire removed (``_glue.wire_keys_only``, the same rule the
   suite's SDK oracle applies). Its values are the SDK's, untouched.

@@ -33,12 +33,12 @@ Glue choices (everything the adapter decides itself):
 * An ``error`` or ``response.failed`` event raises ``StreamError`` before the SDK reads it:
   the SDK yields both as events (``ResponseErrorEvent``, ``ResponseFailedEvent``) for its
   caller to act on (an ``error`` event has no top-level ``error`` member, so its ``Stream``
-  raises nothing; ``response.failed`` ends the response without output). ``is_done`` is true on ``response.completed``,
-  ``response.incomplete``; the ``delta`` of ``response.output_text.delta`` is display text,
-  and when an event that carries a snapshot (``*.done``, ``response.created``, the
-  completion) leaves the message's output text longer than the text shown so far, the
-  missing tail is returned as display text (the display contract of the protocol: the
-  deltas add up to ``content_text``).
+  raises nothing; ``response.failed`` ends the response without output).
+* ``is_done`` is true on ``response.completed``, ``response.incomplete``; the ``delta`` of
+  ``response.output_text.delta`` is display text, and when an event that carries a
+  snapshot (``*.done``, ``response.created``, the completion) leaves the message's output
+  text longer than the text shown so far, the missing tail is returned as display text
+  (the display contract of the protocol: the deltas add up to ``content_text``).
 * Recognition: a dict whose ``type`` starts with ``response.``, an ``error`` event with a
   ``sequence_number`` or a top-level ``message`` / ``code`` (Anthropic's ``error`` event
   has none of them), or a response object (``object: "response"``).
