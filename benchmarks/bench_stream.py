@@ -38,11 +38,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcs_conformance import LLMStreamBuffer
-from mcs_conformance.accumulator import copy_tree
-from mcs_conformance.corpus import Case, Corpus, Descriptor, load_corpus
-from mcs_conformance.generators import delta_sites
-from mcs_conformance.jsonpaths import Path as JPath
-from mcs_conformance.jsonpaths import get, put
+from mcs_conformance.reference.accumulator import copy_tree
+from mcs_conformance.corpus_tools.corpus import Case, Corpus, Descriptor, load_corpus
+from mcs_conformance.suite.generators import delta_sites
+from mcs_conformance.suite.json_patterns import Path as JPath
+from mcs_conformance.suite.json_patterns import get, put
 from mcs_conformance.strategies import (
     AnthropicMessagesStrategy,
     OpenAIChatStrategy,

@@ -1,13 +1,31 @@
-"""mcs-conformance: the reference implementation of MCS ADR-0001 and its conformance suite."""
+"""mcs-conformance: the reference implementation of MCS ADR-0001 and its conformance suite.
+
+The package has three roles, one subpackage each:
+
+- :mod:`mcs_conformance.reference`: the reference implementation (buffer, chain, strategies),
+  importable without pytest, hypothesis, syrupy or the recording tools;
+- :mod:`mcs_conformance.suite`: the conformance suite (the pytest plugin and the invariants);
+- :mod:`mcs_conformance.corpus_tools`: loading, recording, importing and comparing the corpus.
+
+The data sit beside them: ``corpus/`` (cases, descriptors, manifest) and ``schemas/`` (JSON
+Schemas). This module re-exports the public API of the reference; it imports no suite module.
+``mcs_conformance.strategies`` names :mod:`mcs_conformance.reference.strategies`; the paths of
+the modules before the split keep working until 0.2 with a ``DeprecationWarning``
+(:mod:`mcs_conformance._moved`).
+"""
 
 from __future__ import annotations
 
-from .accumulator import Accumulator
-from .buffer import LLMStreamBuffer
-from .chain import ExtractionChain
-from .errors import MalformedChunk, MCSError, StreamError, UnrecognizedStream
-from .extraction import Extraction, extract_calls
-from .protocol import ExtractionStrategy, ToolCall, ToolCallRecord, require_records
+from . import _moved
+
+_moved.install()
+
+from .reference.accumulator import Accumulator
+from .reference.buffer import LLMStreamBuffer
+from .reference.chain import ExtractionChain
+from .reference.errors import MalformedChunk, MCSError, StreamError, UnrecognizedStream
+from .reference.extraction import Extraction, extract_calls
+from .reference.protocol import ExtractionStrategy, ToolCall, ToolCallRecord, require_records
 
 __version__ = "0.1.0"
 

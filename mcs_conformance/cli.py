@@ -24,8 +24,8 @@ def _cmd_check(args: argparse.Namespace, extra: list[str]) -> int:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    from .corpus import load_corpus
-    from .invariants import CHECKS
+    from .corpus_tools.corpus import load_corpus
+    from .suite.invariants import CHECKS
 
     if args.what in ("invariants", "all"):
         print(f"{'id':<15} {'family':<10} title")
@@ -49,7 +49,7 @@ def _print_cases(corpus: Any) -> None:
 
 
 def _cmd_corpus(args: argparse.Namespace) -> int:
-    from .corpus import CorpusError, load_corpus
+    from .corpus_tools.corpus import CorpusError, load_corpus
 
     if args.corpus_cmd == "validate":
         dirs = args.dirs
@@ -79,7 +79,7 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
 
 
 def _cmd_corpus_import(args: argparse.Namespace) -> int:
-    from .importer import ImportProblem, import_capture
+    from .corpus_tools.importer import ImportProblem, import_capture
 
     given = {"kind": args.kind, "source": args.source, "license": args.license, "commit": args.commit,
              "model": args.model, "captured": args.captured, "why": args.why}
@@ -102,7 +102,7 @@ def _cmd_corpus_import(args: argparse.Namespace) -> int:
 
 
 def _cmd_corpus_diff(args: argparse.Namespace) -> int:
-    from .drift import DriftInputError, compare, load_side, render
+    from .corpus_tools.drift import DriftInputError, compare, load_side, render
 
     try:
         report = compare(load_side(args.old, args.format), load_side(args.new, args.format))
@@ -114,7 +114,7 @@ def _cmd_corpus_diff(args: argparse.Namespace) -> int:
 
 
 def _cmd_record(args: argparse.Namespace) -> int:
-    from .proxy import RecordingProxy, UpstreamError
+    from .corpus_tools.proxy import RecordingProxy, UpstreamError
 
     try:
         proxy = RecordingProxy(args.upstream, args.out, host=args.host, port=args.port, fmt=args.format)
@@ -136,7 +136,7 @@ def _cmd_record(args: argparse.Namespace) -> int:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from .report import badge, markdown
+    from .suite.report import badge, markdown
 
     try:
         data = json.loads(Path(args.json).read_text(encoding="utf-8"))
@@ -155,8 +155,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def _cmd_descriptor(args: argparse.Namespace) -> int:
     """``descriptor explain``: what the fuzzers generate for one case under one descriptor."""
-    from .corpus import CorpusError, load_corpus, read_case, read_descriptor
-    from .explain import ExplainError, explain, render
+    from .corpus_tools.corpus import CorpusError, load_corpus, read_case, read_descriptor
+    from .suite.explain import ExplainError, explain, render
 
     try:
         as_files = Path(args.descriptor).is_file() and Path(args.case).is_file() and not args.corpus

@@ -3,7 +3,7 @@
     python scripts/build_corpus.py [RECORDINGS_DIR]
 
 Every case's expected message, calls and content text come from the official SDK oracle
-(mcs_conformance.importer.build_case); provenance comes from recordings/manifest.json.
+(mcs_conformance.corpus_tools.importer.build_case); provenance comes from recordings/manifest.json.
 Hand-written cases (messages, synthetic streams) live in the corpus as files and are not
 touched. Review `git diff mcs_conformance/corpus` after a run.
 """
@@ -15,11 +15,11 @@ import re
 import sys
 from pathlib import Path
 
-from mcs_conformance.capture import parse_sse, read_capture, split_at
-from mcs_conformance.extraction import extract_calls
-from mcs_conformance.importer import build_case
-from mcs_conformance.oracles import oracle_module
-from mcs_conformance.schemas import errors
+from mcs_conformance.corpus_tools.capture import parse_sse, read_capture, split_at
+from mcs_conformance.reference.extraction import extract_calls
+from mcs_conformance.corpus_tools.importer import build_case
+from mcs_conformance.corpus_tools.oracles import oracle_module
+from mcs_conformance.corpus_tools.schemas import errors
 from mcs_conformance.strategies import default_backup, default_chain
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -35,7 +35,7 @@
 # its own. A mutant counts as killed when the suite on any reference strategy kills it.
 #
 # The package itself is NOT installed in the virtualenv: mutmut puts its mutated copy
-# (mutants/) first on sys.path, and the plugin is loaded with -p mcs_conformance.plugin
+# (mutants/) first on sys.path, and the plugin is loaded with -p mcs_conformance.suite.plugin
 # (an installed entry point would load the unmutated package, or clash with -p).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -44,11 +44,11 @@ children="${MCS_MUT_CHILDREN:-2}"
 scope="${MCS_MUT_SCOPE:-subset}"
 others="${MCS_MUT_OTHERS-AnthropicMessagesStrategy OpenAIResponsesStrategy TextStrategy}"
 main=OpenAIChatStrategy
-mutate=(buffer.py chain.py extraction.py accumulator.py strategies/openai_chat.py)
+mutate=(reference/buffer.py reference/chain.py reference/extraction.py reference/accumulator.py reference/strategies/openai_chat.py)
 case "$scope" in
-  responses) main=OpenAIResponsesStrategy; mutate=(strategies/openai_responses.py); others= ;;
-  anthropic) main=AnthropicMessagesStrategy; mutate=(strategies/anthropic_messages.py); others= ;;
-  text) main=TextStrategy; mutate=(strategies/text.py strategies/json_codec.py); others= ;;
+  responses) main=OpenAIResponsesStrategy; mutate=(reference/strategies/openai_responses.py); others= ;;
+  anthropic) main=AnthropicMessagesStrategy; mutate=(reference/strategies/anthropic_messages.py); others= ;;
+  text) main=TextStrategy; mutate=(reference/strategies/text.py reference/strategies/json_codec.py); others= ;;
 esac
 mkdir -p "$work"
 echo "$main" > "$work/main-strategy"
@@ -80,7 +80,7 @@ only_mutate = [$(printf '"mcs_conformance/%s", ' "${mutate[@]}")]
 # a broken test command. Its one line is left unmutated (see docs/mutation.md).
 do_not_mutate_patterns = ["codec if codec is not None else JsonCodec"]
 pytest_add_cli_args = [
-    "-p", "mcs_conformance.plugin",
+    "-p", "mcs_conformance.suite.plugin",
     "--mcs-strategy=mcs_conformance.strategies:${strategy}",
     "--mcs-only",
     "--mcs-profile=ci",
@@ -99,12 +99,12 @@ EOF
 export PYTEST_ADDOPTS="--snapshot-warn-unused"
 names=()
 if [ "$scope" = smoke ]; then
-  names=("mcs_conformance.chain.*")
+  names=("mcs_conformance.reference.chain.*")
 elif [ "$scope" = core ]; then
-  names=("mcs_conformance.buffer.*" "mcs_conformance.chain.*" "mcs_conformance.extraction.*" "mcs_conformance.accumulator.*")
+  names=("mcs_conformance.reference.buffer.*" "mcs_conformance.reference.chain.*" "mcs_conformance.reference.extraction.*" "mcs_conformance.reference.accumulator.*")
 elif [ "$scope" = subset ]; then
-  oc="mcs_conformance.strategies.openai_chat"
-  names=("mcs_conformance.buffer.*" "mcs_conformance.chain.*" "mcs_conformance.extraction.*" "mcs_conformance.accumulator.*")
+  oc="mcs_conformance.reference.strategies.openai_chat"
+  names=("mcs_conformance.reference.buffer.*" "mcs_conformance.reference.chain.*" "mcs_conformance.reference.extraction.*" "mcs_conformance.reference.accumulator.*")
   for m in accumulate extract content_text forming_name result_messages; do
     names+=("$oc.xǁOpenAIChatStrategyǁ${m}__mutmut_*")
   done
@@ -113,7 +113,7 @@ elif [ "$scope" = subset ]; then
     names+=("$oc.x__${f}__mutmut_*")
   done
 elif [ "$scope" = rest ]; then
-  oc="mcs_conformance.strategies.openai_chat"
+  oc="mcs_conformance.reference.strategies.openai_chat"
   names=("$oc.xǁOpenAIChatStrategyǁrecognizes__mutmut_*" "$oc.xǁOpenAIChatStrategyǁis_done__mutmut_*")
   for f in is_chunk as_index wrong choice0 fragments at; do
     names+=("$oc.x__${f}__mutmut_*")

@@ -4,7 +4,7 @@
 
 The manifest records the corpus version (kept unless ``--version`` is given), the number
 of cases, the cases per provenance kind, and the content hash over the corpus folder
-(:func:`mcs_conformance.corpus.content_hash`). The tests compare the count and the hash with
+(:func:`mcs_conformance.corpus_tools.corpus.content_hash`). The tests compare the count and the hash with
 the files, so a case edited without running this script fails CI.
 """
 
@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from mcs_conformance.corpus import CorpusError, bundled_corpus_dir, content_hash, load_corpus
+from mcs_conformance.corpus_tools.corpus import CorpusError, bundled_corpus_dir, content_hash, load_corpus
 
 VERSION = re.compile(r"^\d{4}\.\d{2}\.\d+$")
 

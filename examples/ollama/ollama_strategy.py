@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mcs_conformance import Accumulator, MalformedChunk, StreamError, ToolCall, ToolCallRecord
-from mcs_conformance.accumulator import copy_tree
+from mcs_conformance.reference.accumulator import copy_tree
 
 __all__ = ["OllamaStrategy"]
 

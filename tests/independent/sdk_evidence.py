@@ -6,7 +6,7 @@ accumulator accepts the chunks. It is the evidence behind the levels in docs/spe
 
     python -m tests.independent.sdk_evidence [--format openai-chat] [--differs-only]
 
-The oracles are the ones the project's tests use (``mcs_conformance.oracles``): openai's
+The oracles are the ones the project's tests use (``mcs_conformance.corpus_tools.oracles``): openai's
 ``ChatCompletionStreamState`` and ``ResponseStreamState``, anthropic's beta
 ``accumulate_event``. The SDKs' stream readers also raise on an in-stream error before the
 accumulator sees it (openai: a payload with a truthy ``error``; anthropic: an SSE event
@@ -20,9 +20,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from mcs_conformance.corpus import Case, load_corpus
-from mcs_conformance.invariants.base import native_view
-from mcs_conformance.oracles import ORACLE_MODULES, oracle_module
+from mcs_conformance.corpus_tools.corpus import Case, load_corpus
+from mcs_conformance.suite.invariants.base import native_view
+from mcs_conformance.corpus_tools.oracles import ORACLE_MODULES, oracle_module
 
 
 @dataclass

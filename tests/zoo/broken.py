@@ -23,10 +23,10 @@ from typing import Any
 
 import jiter
 
-from mcs_conformance.accumulator import Accumulator, copy_tree
-from mcs_conformance.errors import MalformedChunk, StreamError
-from mcs_conformance.protocol import ToolCall, ToolCallRecord
-from mcs_conformance.shapes import describe
+from mcs_conformance.reference.accumulator import Accumulator, copy_tree
+from mcs_conformance.reference.errors import MalformedChunk, StreamError
+from mcs_conformance.reference.protocol import ToolCall, ToolCallRecord
+from mcs_conformance.reference.wire import describe
 from mcs_conformance.strategies import (
     AnthropicMessagesStrategy,
     OpenAIChatStrategy,
@@ -417,7 +417,7 @@ class ChatRunsEachCallOnce(OpenAIChatStrategy):
 class ChatWithoutFormingName:
     """A strategy written before ``forming_name`` joined the protocol: it delegates the other
     members to the reference and has no ``forming_name``. The plugin refuses it up front
-    with one usage error naming the missing member (tests/test_plugin.py)."""
+    with one usage error naming the missing member (tests/suite/test_plugin.py)."""
 
     name = "openai-chat"
     leaks_into_text = False

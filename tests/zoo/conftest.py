@@ -2,7 +2,7 @@
 
 The zoo runs on the bundled corpus only: the hand-written trigger cases of the bug classes
 it needs (BUG-CLASSES rows 1-6, 8, 21, 24 and 25) are bundled cases since corpus
-2026.12.1, where ``tests/test_corpus.py`` checks their expectations like every other
+2026.12.1, where ``tests/corpus_tools/test_corpus.py`` checks their expectations like every other
 case's (against the official SDK where it folds them right).
 """
 
@@ -35,11 +35,11 @@ def _import_once() -> None:
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    import mcs_conformance.failures  # noqa: F401
-    import mcs_conformance.invariants  # noqa: F401
-    import mcs_conformance.snapshots  # noqa: F401
+    import mcs_conformance.suite.failures  # noqa: F401
+    import mcs_conformance.suite.invariants  # noqa: F401
+    import mcs_conformance.suite.snapshots  # noqa: F401
     import mcs_conformance.strategies  # noqa: F401
-    from mcs_conformance.profiles import hypothesis_settings
+    from mcs_conformance.suite.profiles import hypothesis_settings
 
     settings(hypothesis_settings("ci"))(given(st.lists(st.integers()))(lambda xs: None))()
 

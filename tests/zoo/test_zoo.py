@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from mcs_conformance.corpus import load_corpus
-from mcs_conformance.invariants import CHECKS
+from mcs_conformance.corpus_tools.corpus import load_corpus
+from mcs_conformance.suite.invariants import CHECKS
 
 from . import broken
 
@@ -346,5 +346,5 @@ def test_reference_passes_every_check_on_bug_class_cases(case: str, run_suite) -
 
 
 # The hand-written messages of the OpenAI Chat trigger streams are checked against the openai
-# SDK accumulator in tests/test_corpus.py, like every bundled stream's (the ones it folds
+# SDK accumulator in tests/corpus_tools/test_corpus.py, like every bundled stream's (the ones it folds
 # wrong are listed, with the reason, in SDK_DIFFERS there).

@@ -1,0 +1,14 @@
+"""The conformance suite: the pytest plugin that runs every check against a strategy under test.
+
+The plugin (:mod:`.plugin`: options and collection; :mod:`.judging`: running one check
+with time limits and blame; :mod:`.reporting`: the summary, badge and counterexamples),
+how a strategy is named and run (:mod:`.loader`, :mod:`.settings`, :mod:`.profiles`,
+:mod:`.time_limits`), the checks (:mod:`.invariants`) and what they feed (:mod:`.generators`,
+:mod:`.derive`, :mod:`.synthesize`, :mod:`.json_patterns`), what an author may declare
+(:mod:`.expectations`), and what a failure says (:mod:`.failures`, :mod:`.report`,
+:mod:`.snapshots`, :mod:`.explain`).
+
+May import: the reference (:mod:`mcs_conformance.reference`), corpus loading and the schemas
+(:mod:`mcs_conformance.corpus_tools.corpus`, :mod:`~mcs_conformance.corpus_tools.schemas`),
+pytest, hypothesis and syrupy. Nothing outside the suite imports it but the command line.
+"""

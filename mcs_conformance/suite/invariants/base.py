@@ -1,0 +1,442 @@
+"""The machinery every invariant shares: the registry, the subject under test, failures."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from ...reference.buffer import LLMStreamBuffer
+from ...reference.chain import ExtractionChain
+from ...corpus_tools.corpus import Case, Corpus, Descriptor
+from ...reference.protocol import ExtractionStrategy, ToolCall
+
+__all__ = [
+    "CHECKS",
+    "Check",
+    "Failure",
+    "LEVELS",
+    "Subject",
+    "calls_level",
+    "calls_view",
+    "check",
+    "expect_part",
+    "feed_all",
+    "feed_case",
+    "refused",
+    "json_safe",
+    "native_view",
+    "same",
+]
+
+
+LEVELS = ("must", "should", "reference")
+
+
+class Failure(AssertionError):
+    """An invariant does not hold. Carries what an author needs to see and reproduce it.
+
+    ``level`` is the level of the rule that broke when it is not the check's own (a check
+    whose comparison holds parts of several levels says which part failed).
+    """
+
+    def __init__(
+        self,
+        summary: str,
+        *,
+        expected: Any = None,
+        actual: Any = None,
+        chunks: list[Any] | None = None,
+        detail: str = "",
+        has_diff: bool | None = None,
+        level: str | None = None,
+    ) -> None:
+        super().__init__(summary)
+        if level is not None and level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}")
+        self.level = level
+        self.summary = summary
+        self.expected = expected
+        self.actual = actual
+        self.chunks = chunks
+        self.detail = detail
+        self.has_diff = has_diff if has_diff is not None else (expected is not None or actual is not None)
+
+
+class NoSnapshot(Exception):
+    """A golden snapshot does not exist yet (and the run is not creating snapshots)."""
+
+
+@dataclass(frozen=True)
+class Check:
+    """One invariant: a stable public ``id``, its family, what it checks and why.
+
+    ``level`` says how binding the rule is: ``must`` (the provider's API, the official SDK's
+    result on the same chunks, or ADR-0001's text), ``should`` (a safety rule against a named
+    hazard) or ``reference`` (the reference implementation's choice where those leave room).
+    ``sources`` name where the rule comes from; ``parts`` the parts of a case's expectation
+    it judges, whose level a case may set (``expect.levels``, with a source).
+    """
+
+    id: str
+    family: str
+    title: str
+    why: str
+    scope: str  # "case": one item per applicable case; "strategy": one item per strategy
+    applies: Callable[["Subject", Case | None], bool]
+    run: Callable[["Subject", Case | None], None]
+    hypothesis: bool = False
+    level: str = "must"
+    sources: tuple[str, ...] = ()
+    parts: tuple[str, ...] = ()  # the parts of a case's expectation it judges (their ``expect.levels`` apply)
+
+
+CHECKS: dict[str, Check] = {}
+RETIRED: dict[str, str] = {}  # id -> why it was retired; retired ids are never reused
+
+
+def check(
+    id: str,
+    title: str,
+    *,
+    why: str,
+    scope: str = "case",
+    applies: Callable[["Subject", Case | None], bool] = lambda s, c: True,
+    hypothesis: bool = False,
+    level: str = "must",
+    sources: tuple[str, ...] = (),
+    parts: tuple[str, ...] = (),
+) -> Callable[[Callable[["Subject", Case | None], None]], Callable[["Subject", Case | None], None]]:
+    """Register an invariant under a stable id (``FAMILY-NNN``) at its level."""
+    if level not in LEVELS:
+        raise ValueError(f"{id}: unknown level {level!r}")
+
+    def register(fn: Callable[["Subject", Case | None], None]) -> Callable[["Subject", Case | None], None]:
+        if id in CHECKS or id in RETIRED:
+            raise RuntimeError(f"invariant id {id} is registered twice")
+        family = id.rsplit("-", 1)[0]
+        CHECKS[id] = Check(id, family, title, why, scope, applies, fn, hypothesis, level, tuple(sources), tuple(parts))
+        return fn
+
+    return register
+
+
+@dataclass
+class Subject:
+    """The strategy under test, the corpus, and the chain it takes its place in."""
+
+    strategy: ExtractionStrategy
+    corpus: Corpus
+    spec: str = ""
+    chain_factory: Callable[[], ExtractionChain] | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return str(getattr(self.strategy, "name", "?"))
+
+    @cached_property
+    def is_text(self) -> bool:
+        """Text strategies claim bare strings; native ones claim envelopes."""
+        try:
+            return self.strategy.recognizes("") is True
+        except Exception:
+            return False
+
+    @property
+    def descriptor(self) -> Descriptor | None:
+        return self.corpus.descriptors.get(self.name)
+
+    def chain(self) -> ExtractionChain:
+        """A fresh default chain with the strategy in its place (DESIGN: The plugin)."""
+        from ...reference.strategies import default_chain
+
+        base = list((self.chain_factory or default_chain)())
+        names = [s.name for s in base]
+        if self.name in names:
+            base[names.index(self.name)] = self.strategy
+        elif self.is_text:
+            base.append(self.strategy)
+        else:
+            first_text = next((i for i, s in enumerate(base) if _is_text(s)), len(base))
+            base.insert(first_text, self.strategy)
+        return ExtractionChain(base)
+
+    def backup(self, chain: ExtractionChain) -> ExtractionStrategy | None:
+        """The backup text strategy: the strategy itself when it is a text one, else the chain's last text one."""
+        if self.is_text:
+            return self.strategy
+        texts = [s for s in chain if _is_text(s)]
+        return texts[-1] if texts else None
+
+    def passed_over(self, message: object) -> bool:
+        """True for bare text and a text strategy the default chain never hands it to: the
+        chain gives bare strings to its first text strategy, and an added one (Hermes, ...)
+        goes after text-json."""
+        if not (self.is_text and isinstance(message, str)):
+            return False
+        first = next((s.name for s in self.chain() if _is_text(s)), None)
+        return self.name != first
+
+    def strategy_named(self, name: str | None, chain: ExtractionChain) -> ExtractionStrategy | None:
+        for s in chain:
+            if s.name == name:
+                return s
+        return None
+
+    def buffer(self) -> LLMStreamBuffer:
+        """A buffer over the strategy alone: reassembly is tested without the chain."""
+        return LLMStreamBuffer([self.strategy])
+
+    def own_stream(self, case: Case | None) -> bool:
+        return case is not None and case.is_stream and case.format == self.name
+
+
+def _is_text(strategy: ExtractionStrategy) -> bool:
+    try:
+        return strategy.recognizes("") is True
+    except Exception:
+        return False
+
+
+def feed_all(subject: Subject, chunks: Iterable[Any]) -> tuple[LLMStreamBuffer, list[str]]:
+    """Feed chunks to a fresh buffer over the strategy; return it and the deltas."""
+    buf = subject.buffer()
+    deltas = [buf.feed(c) for c in chunks]
+    return buf, deltas
+
+
+def calls_view(calls: Iterable[ToolCall | dict]) -> list[dict[str, Any]]:
+    """Calls as comparable dicts: name, arguments, id, and whether they carry an error. An
+    error call is never run, so what it holds as arguments is free (and left out)."""
+    out = []
+    for c in calls:
+        if isinstance(c, ToolCall):
+            seen = {"name": c.name, "arguments": c.arguments, "id": c.id, "error": c.error is not None}
+        else:
+            seen = {"name": c["name"], "arguments": c.get("arguments", {}), "id": c.get("id"), "error": bool(c.get("error"))}
+        if seen["error"]:
+            seen["arguments"] = None
+        out.append(seen)
+    return out
+
+
+def native_view(message: Any) -> Any:
+    """The message without the strategy's own top-level ``mcs_*`` annotations.
+
+    A strategy may mark its live message (the reference openai-chat strategy adds
+    ``mcs_incomplete`` while a call may still change, or after a cut); the provider's
+    stream=false message never has such keys, so PARITY compares without them.
+    """
+    if isinstance(message, dict) and any(isinstance(k, str) and k.startswith("mcs_") for k in message):
+        return {k: v for k, v in message.items() if not (isinstance(k, str) and k.startswith("mcs_"))}
+    return message
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal as data: ``==``, or equal serializations, so that NaN equals NaN (a strategy that
+    parses NaN gives the same answer twice, though ``nan != nan``) and tuples equal lists."""
+    if a == b:
+        return True
+    try:
+        return json.dumps(a, sort_keys=True, default=repr) == json.dumps(b, sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        return False
+
+
+def json_safe(value: Any) -> bool:
+    """Does ``value`` survive a JSON round trip unchanged?"""
+    try:
+        return json.loads(json.dumps(value)) == value
+    except (TypeError, ValueError):
+        return False
+
+
+# -- helpers shared by the check modules ----------------------------------------------------
+
+def outcome(subject: Subject, chunks: list[Any]) -> dict[str, Any]:
+    """What a stream yields: the message, calls, content text, done -- or the error raised."""
+    from ...reference.errors import MCSError
+
+    try:
+        buf, deltas = feed_all(subject, chunks)
+    except MCSError as exc:
+        return {"error": type(exc).__name__}
+    message = buf.as_dict()
+    return {
+        "message": message,
+        "calls": read_calls(subject, message),
+        "display": "".join(deltas),
+        "done": buf.done,
+    }
+
+
+def read_calls(subject: Subject, message: Any) -> list[dict[str, Any]] | str:
+    """The strategy's calls in ``message`` as comparable dicts; "refused" when the strategy
+    refuses a message it does not claim."""
+    calls = extract_unclaimed(subject, message)
+    return "refused" if calls is None else calls_view(calls)
+
+
+def extract_unclaimed(subject: Subject, message: Any) -> list[ToolCall] | None:
+    """``extract(message)``, or None when the strategy refuses with a ValueError a message it
+    does not claim (docs/authoring.md allows it: a live message may be another format's
+    until its first call arrives)."""
+    try:
+        return subject.strategy.extract(message)
+    except ValueError:
+        if subject.strategy.recognizes(message) is True:
+            raise
+        return None
+
+
+def expected_error(case: Case) -> str | None:
+    return case.raises
+
+
+def part_level(case: Case, part: str) -> tuple[str | None, str]:
+    """(level, why) of one part of the case's expectation where the case sets it
+    (``expect.levels``, each with its source); ``(None, "")`` where it does not: the part then
+    takes the level of the rule its check enforces, the check's declared level (the plugin
+    reads a ``Failure`` without a level so), never ``must`` by default."""
+    rule = case.expect.get("levels", {}).get(part)
+    return (rule["level"], rule["why"]) if rule else (None, "")
+
+
+_NEVER_RUN = ("should", "a call the case expects as an error call must never be executable (docs/spec.md C3, C4, "
+                        "C6: a lenient parse or an unfinished call runs a tool with arguments the model never sent)")
+
+
+def calls_level(want: Any, got: Any, level: str | None, why: str) -> tuple[str | None, str]:
+    """The level of the rule a difference in the calls breaks. Where every difference is at a
+    call the case expects as an error call and the strategy made it executable, the rule is
+    C3/C4/C6 (``should``), whatever the part's own level; where such a call runs beside other
+    differences, the part's level is at least ``should``; else the part's own level."""
+    if not (isinstance(want, list) and isinstance(got, list)):
+        return level, why
+    unsafe = any(isinstance(w, dict) and isinstance(g, dict) and w.get("error") and not g.get("error")
+                 for w, g in zip(want, got))
+    if not unsafe:
+        return level, why
+    differs = [i for i, (w, g) in enumerate(zip(want, got)) if not same(w, g)]
+    if len(want) == len(got) and all(want[i].get("error") for i in differs):
+        return _NEVER_RUN
+    return _NEVER_RUN if level == "reference" else (level, why)
+
+
+def expect_part(case: Case, part: str, got: Any, summary: str, *, view: Callable[[Any], Any] = lambda v: v,
+                **evidence: Any) -> None:
+    """Judge the strategy's answer ``got`` for one part of the case's expectation.
+
+    The reference's answer passes. Another answer the case accepts (``expect.accept``: the
+    SDK's, where the reference chose otherwise) is a difference at the reference level. Any
+    other answer breaks the part's rule: the level the case gives the part (``expect.levels``),
+    else the check's own; for calls, the never-executable rule where that is what broke
+    (``calls_level``).
+    """
+    want = view(case.expect.get(part))
+    if same(got, want):
+        return
+    for alt in case.expect.get("accept", ()):
+        if part in alt and same(got, view(alt[part])):
+            raise Failure(f"{summary}: the answer is another accepted one ({alt['why']}; {alt['source']})",
+                          level="reference", expected=want, actual=got, **evidence)
+    level, why = part_level(case, part)
+    if part == "calls":
+        level, why = calls_level(want, got, level, why)
+    raise Failure(summary + (f" ({level}: {why})" if why else ""), level=level, expected=want, actual=got, **evidence)
+
+
+def feed_case(subject: Subject, case: Case, chunks: list[Any] | None = None) -> tuple[LLMStreamBuffer, list[str]]:
+    """Feed the case's chunks (or ``chunks``); a refusal the case does not expect is judged
+    here: another accepted answer (``expect.accept`` with an ``error``) is a difference at
+    the reference level, anything else breaks the ``error`` part's rule."""
+    from ...reference.errors import MCSError
+
+    chunks = case.chunks if chunks is None else chunks
+    try:
+        return feed_all(subject, chunks)
+    except MCSError as exc:
+        judged = refused(case, exc, chunks)
+        if judged is exc:
+            raise
+        raise judged from exc
+
+
+def refused(case: Case, exc: Exception, chunks: list[Any] | None = None) -> BaseException:
+    """What an error feeding the case's stream stands for: the error itself when the case
+    expects it; a difference at the reference level when the case accepts that refusal
+    (``expect.accept`` with an ``error``); else a break of the ``error`` part's rule."""
+    kind = type(exc).__name__
+    for alt in case.expect.get("accept", ()):
+        if (alt.get("error") or {}).get("type") == kind:
+            return Failure(f"the strategy refused the stream ({kind}: {exc}), an accepted answer "
+                           f"({alt['why']}; {alt['source']})", level="reference")
+    if case.raises == kind:
+        return exc
+    level, why = part_level(case, "error")
+    return Failure(f"feeding the stream raised {kind}: {exc}; the case expects "
+                   f"{'a ' + case.raises if case.raises else 'no error'}" + (f" ({level}: {why})" if why else ""),
+                   level=level, chunks=chunks)
+
+
+def attempt(fn: Callable[[], Any]) -> Any:
+    """``fn()``, or the exception it raised: a refusal is an answer under review too."""
+    try:
+        return fn()
+    except Exception as exc:  # noqa: BLE001 -- what the strategy raises is the answer
+        return exc
+
+
+def executable(case: Case) -> bool:
+    """Does the case expect at least one executable call?"""
+    return any(not c.get("error") for c in case.expect.get("calls", []))
+
+
+def own_calls(subject: Subject, case: Case | None) -> bool:
+    """The strategy itself extracts the case's message, and it holds an executable call."""
+    return (case is not None and case.expect.get("extracted_by") == subject.name and case.final_message is not None
+            and executable(case))
+
+
+def own_unleaked_calls(subject: Subject, case: Case | None) -> bool:
+    """As own_calls, and the calls are read from the message itself, not leaked into its text."""
+    return own_calls(subject, case) and not case.expect.get("via_backup")
+
+
+def records_for(calls: Iterable[ToolCall]) -> list[Any]:
+    """One made-up result per executable call, in call order; every second one is a failed
+    run (``is_error``), so a format's error flag is replayed too."""
+    from ...reference.protocol import ToolCallRecord
+
+    executable = [c for c in calls if c.error is None]
+    return [ToolCallRecord(call=c, result=f"result {i} of {c.name}", is_error=i % 2 == 1)
+            for i, c in enumerate(executable)]
+
+
+def given_run(subject: Subject, strategy: Any, test: Callable[[Any], None]) -> None:
+    """Run ``test`` under hypothesis with the subject's profile; the shrunk failure propagates."""
+    from hypothesis import given, settings
+
+    profile = subject.settings.get("hypothesis")
+    wrapped = given(strategy)(lambda value: test(value))
+    if profile is not None:
+        wrapped = settings(profile)(wrapped)
+    wrapped()
+
+
+def positional_prefix_violation(got: list[ToolCall], final: list[dict[str, Any]]) -> str | None:
+    """Why ``got`` (calls from a prefix) breaks PREFIX against ``final``, or None when it does not."""
+    view = calls_view(got)
+    for i, (call, seen) in enumerate(zip(got, view)):
+        if not call.executable:  # an error, or no name: never run, whatever it holds
+            continue
+        if i >= len(final) or final[i]["error"]:
+            return f"call {i} ({call.name!r}) is executable on a prefix but the finished stream has no executable call {i}"
+        want = {k: final[i][k] for k in ("name", "arguments", "id")}
+        have = {k: seen[k] for k in ("name", "arguments", "id")}
+        if have != want:
+            return f"call {i} is executable on a prefix but differs from the final call {i}"
+    return None

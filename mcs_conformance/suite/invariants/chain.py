@@ -1,0 +1,128 @@
+"""CHAIN: in the default chain, each message is extracted by the strategy its case names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from ...corpus_tools.corpus import Case
+from ...reference.extraction import extract_calls
+from .base import Failure, Subject, calls_view, check, expect_part, given_run, part_level
+
+
+def _applies(s: Subject, c: Case | None) -> bool:
+    if c is None or c.final_message is None or c.raises is not None:
+        return False
+    if s.passed_over(c.final_message):
+        return False  # the chain hands bare strings to the first text strategy, not to this one
+    e = c.expect
+    return s.name in (c.format, e.get("claimed_by"), e.get("extracted_by")) or "guard" in c.tags
+
+
+def _view(message: Any, subject: Subject, chain) -> dict[str, Any]:
+    ex = extract_calls(message, chain, subject.backup(chain))
+    return {
+        "calls": calls_view(ex.calls),
+        "extracted_by": ex.strategy.name if ex.strategy is not None and ex.calls else (ex.resolved.name if ex.resolved else None),
+        "via_backup": ex.via_backup,
+    }
+
+
+@check(
+    "CHAIN-001",
+    "the default chain with the strategy in place extracts each message as its case says",
+    why="native wins; the tool_calls: null guard holds; leaks fall through to the backup",
+    level="must",
+    sources=('spec X1', 'spec X2', 'spec X3'),
+    parts=('calls', 'extracted_by', 'via_backup'),
+    applies=_applies,
+)
+def routed(subject: Subject, case: Case) -> None:
+    chain = subject.chain()
+    got = _view(case.final_message, subject, chain)
+    route = {"extracted_by": case.expect.get("extracted_by"), "via_backup": bool(case.expect.get("via_backup"))}
+    if {k: got[k] for k in route} != route:
+        # a text strategy under test is the backup that reads the leak: whether it finds the call
+        # is its grammar's business (the calls' level); a native one under test routes (X1-X3)
+        level, why = part_level(case, "calls" if subject.is_text else "extracted_by")
+        raise Failure("the extraction axis routed the message differently from the case" + (f" ({level}: {why})" if why else ""),
+                      expected=route, actual={k: got[k] for k in route}, detail=f"calls extracted: {got['calls']}",
+                      level=level)
+    expect_part(case, "calls", got["calls"], "the extraction axis extracted other calls than the case's",
+                view=calls_view)
+
+
+@check(
+    "CHAIN-002",
+    "promotion on match never changes a result over any sequence of messages, and puts the match in front",
+    why="the chain reorders itself; correctness must not depend on what came before",
+    level="must",
+    sources=('spec B6',),
+    scope="strategy",
+    hypothesis=True,
+)
+def promotion(subject: Subject, case: None) -> None:
+    _buffer_shares_chain(subject)
+    messages = [c.final_message for c in subject.corpus.cases if _applies(subject, c)]
+    if not messages:
+        return
+    def run(sequence: list[int]) -> None:
+        shared = subject.chain()  # a fresh chain per example: the printed sequence reproduces alone
+        for i in sequence:
+            fresh = _view(messages[i], subject, subject.chain())
+            promoted = _view(messages[i], subject, shared)
+            if fresh != promoted:
+                raise Failure(
+                    "a chain promoted by earlier messages extracted differently from a fresh chain",
+                    expected=fresh, actual=promoted, detail=f"message sequence (indexes): {sequence}",
+                )
+            claimant = subject.chain().resolve(messages[i])
+            lead = shared.strategies[0]
+            if claimant is not None and lead.name != claimant.name:
+                raise Failure(  # a harness check: it fails with a broken reference chain, not a strategy
+                    "after resolving a message the chain's front is not the strategy that claimed it",
+                    expected=claimant.name, actual=lead.name, detail=f"message sequence (indexes): {sequence}",
+                )
+
+    for primer in _primers(messages, subject):  # every message after each claimant is put in front
+        for i in range(len(messages)):
+            run([primer, i])
+    given_run(subject, st.lists(st.integers(0, len(messages) - 1), min_size=1, max_size=12), run)
+
+
+def _primers(messages: list[Any], subject: Subject) -> list[int]:
+    """The first message each strategy of the chain claims: resolving it puts that one in front.
+
+    Random sequences find an order-dependent answer less often as the corpus grows; every
+    claimant in front, then every message, is a sweep that does not.
+    """
+    first: dict[str, int] = {}
+    for i, message in enumerate(messages):
+        claimant = subject.chain().resolve(message)
+        if claimant is not None:
+            first.setdefault(claimant.name, i)
+    return sorted(first.values())
+
+
+def _buffer_shares_chain(subject: Subject) -> None:
+    """A buffer built on a chain resolves on that chain (DESIGN: one ordered list shared by
+    buffer and driver), so the stream's claimant is in front for the driver afterwards. A
+    harness check: it fails with a broken reference buffer, not with a broken strategy."""
+    from ...reference.buffer import LLMStreamBuffer
+    from ...reference.errors import MCSError
+
+    first = next((c.chunks[0] for c in subject.corpus.cases if subject.own_stream(c) and c.chunks), None)
+    if first is None:
+        return
+    chain = subject.chain()
+    buf = LLMStreamBuffer(chain)
+    try:
+        buf.feed(first)
+    except MCSError:
+        return  # RECOG and STRUCT report a first chunk the strategy refuses
+    claimant = subject.chain().resolve(first)
+    if claimant is not None and (buf.chain is not chain or chain.strategies[0].name != claimant.name):
+        raise Failure("a buffer built on the default chain did not resolve on that chain: the driver's chain "
+                      "does not have the stream's strategy in front",
+                      expected=claimant.name, actual=[s.name for s in chain.strategies])

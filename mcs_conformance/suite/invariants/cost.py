@@ -1,0 +1,120 @@
+"""COST: feeding a long stream costs time linear in its length (no quadratic accumulation)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ...reference.accumulator import copy_tree
+from ..generators import carry_text, delta_sites
+from .base import Failure, Subject, check
+
+START, LARGE = 250, 16_000  # chunks: the stream grows from START until it is slow enough to measure, or LARGE
+SPAN = 8  # the two lengths compared differ 8x: linear costs ~8x, quadratic ~64x
+LIMIT = 24.0
+ENOUGH = 0.25  # seconds: a feed this slow measures well; a strategy this slow is not fed more
+PIECE = "chunk of text " * 7  # 98 characters a chunk: enough for quadratic copying to show
+
+
+def _cost(subject: Subject, chunks: list[Any], repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        buf = subject.buffer()
+        start = time.process_time()
+        for chunk in chunks:
+            buf.feed(chunk)
+        buf.as_dict()
+        best = min(best, time.process_time() - start)
+    return max(best, 1e-6)
+
+
+def _delta_streams(subject: Subject) -> dict[str, Any]:
+    """For each delta field of the descriptor: a builder of a long stream that grows only it.
+
+    The builder takes the strategy's own stream holding that field, repeats its last chunk
+    with the field n times (each repeat carrying a 98-character piece), then ends it.
+    """
+    d = subject.descriptor
+    builders: dict[str, Any] = {}
+    for pattern in d.deltas:
+        key = "/".join(map(str, pattern))
+        for case in subject.corpus.for_format(subject.name):
+            if key in builders or not case.is_stream or case.raises:
+                continue
+            hits = [j for j, c in enumerate(case.chunks)
+                    if any(p == pattern_path for p, _ in delta_sites(c, d) for pattern_path in _concrete(c, pattern))
+                    and not d.is_done_chunk(c)]
+            if hits:
+                builders[key] = _builder(case.chunks, hits[-1], pattern, d)
+    return builders
+
+
+def _concrete(chunk: Any, pattern: list[Any]) -> list[tuple[Any, ...]]:
+    from ..json_patterns import find
+
+    return [p for p, v in find(chunk, pattern) if isinstance(v, str)] if pattern else [()]
+
+
+def _builder(chunks: list[Any], at: int, pattern: list[Any], d: Any) -> Any:
+    from ..json_patterns import put
+
+    path = _concrete(chunks[at], pattern)[0]
+
+    def build(n: int) -> list[Any]:
+        piece = copy_tree(chunks[at])
+        if path:
+            put(piece, path, PIECE)
+        else:
+            piece = PIECE
+        return chunks[: at + 1] + [copy_tree(piece) for _ in range(n)] + chunks[at + 1 :]
+
+    return build
+
+
+def _ratio(subject: Subject, build) -> tuple[int, float, float, float]:
+    """(n, cost of n/SPAN chunks, cost of n chunks, their ratio), n grown by doubling from
+    START until one feed takes ENOUGH seconds or n reaches LARGE: a linear strategy is
+    measured at LARGE as before, a quadratic one is caught as soon as it is slow, within
+    seconds instead of minutes."""
+    n = START * SPAN
+    while n < LARGE and _cost(subject, build(n), repeat=1) < ENOUGH:
+        n *= 2
+    n = min(n, LARGE)
+    small, large = build(n // SPAN), build(n)
+    _cost(subject, small, repeat=1)  # warm up
+    a, b = _cost(subject, small), _cost(subject, large)
+    return n, a, b, b / a
+
+
+@check(
+    "COST-001",
+    f"for each delta field, feeding n chunks that grow it costs under {LIMIT:.0f}x feeding n/{SPAN} "
+    f"(n up to {LARGE}; linear is ~{SPAN}x, quadratic ~{SPAN * SPAN}x)",
+    why="s += t on a growing string, or re-parsing partial JSON per chunk, makes long streams crawl",
+    level="should",
+    sources=('spec P3', 'spec text-json linear scanning'),
+    scope="strategy",
+    applies=lambda s, c: s.descriptor is not None and s.descriptor.chunk_kind == "object" and bool(_delta_streams(s)),
+)
+def linear_deltas(subject: Subject, case: None) -> None:
+    for field, build in _delta_streams(subject).items():
+        n, a, b, r = _ratio(subject, build)
+        if r > LIMIT:
+            raise Failure(f"feeding cost grew {r:.1f}x for {SPAN}x the chunks growing {field} "
+                          f"({n // SPAN} -> {n} chunks: {a * 1e3:.1f} ms -> {b * 1e3:.1f} ms): quadratic accumulation")
+
+
+@check(
+    "COST-002",
+    f"feeding n text-channel chunks costs under {LIMIT:.0f}x feeding n/{SPAN} (n up to {LARGE})",
+    why="content text is the longest field of most streams",
+    level="should",
+    sources=('spec P3',),
+    scope="strategy",
+    applies=lambda s, c: s.descriptor is not None and s.descriptor.text_channel is not None,
+)
+def linear_text(subject: Subject, case: None) -> None:
+    n, a, b, r = _ratio(subject, lambda n: carry_text([PIECE] * n, subject.descriptor))
+    if r > LIMIT:
+        raise Failure(f"feeding cost grew {r:.1f}x for {SPAN}x the chunks ({n // SPAN} -> {n} chunks: "
+                      f"{a * 1e3:.1f} ms -> {b * 1e3:.1f} ms): quadratic accumulation")

@@ -1,0 +1,92 @@
+"""NAME: forming_name over a stream's prefixes only grows, and ends at the first call's name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from ...corpus_tools.corpus import Case
+from ...reference.errors import MCSError
+from .base import Failure, Subject, check, part_level
+
+
+@check(
+    "NAME-001",
+    "forming_name over the stream's prefixes grows as a prefix and ends equal to the first call's name",
+    why="display hold shows the forming call's name; a name that jumps or shrinks misleads the user",
+    level="must",
+    sources=('spec U2',),
+    parts=('calls',),
+    applies=lambda s, c: s.own_stream(c) and c.raises is None,
+)
+def grows(subject: Subject, case: Case) -> None:
+    """The expected final name is the first call's when this strategy extracts the calls (or
+    the first call's of another answer the case accepts: a difference at the reference level).
+    A name that only grows is always the rule (must); which name it ends at follows the level
+    of the case's calls (``expect.levels.calls``), since it is read from them."""
+    mine = case.expect.get("extracted_by") == subject.name and not case.expect.get("via_backup")
+    broken = _names(subject, case, _first_name(case.expect.get("calls", []), mine))
+    if broken is None:
+        return
+    for alt in case.expect.get("accept", ()):
+        if "calls" in alt and _names(subject, case, _first_name(alt["calls"], mine)) is None:
+            raise Failure(f"forming_name follows another accepted answer ({alt['why']}; {alt['source']})",
+                          level="reference")
+    raise broken
+
+
+def _first_name(calls: list, mine: bool) -> str | None:
+    # a call in the text channel is the text strategy's; a nameless call has no name to show
+    return (calls[0]["name"] or None) if calls and mine else None
+
+
+def _names(subject: Subject, case: Case, final: str | None) -> Failure | None:
+    """Why forming_name over the stream's prefixes breaks the rule for ``final``, or None.
+    A name that jumps or shrinks breaks U2 itself (must); a name other than the case's breaks
+    the rule at the level of the case's calls."""
+    buf = subject.buffer()
+    readings: list[tuple[str, str | None]] = []
+    for i, chunk in enumerate(case.chunks):
+        try:
+            buf.feed(chunk)
+        except MCSError:
+            return None
+        readings.append((f"after chunk {i}", subject.strategy.forming_name(buf.as_dict())))
+    broken = growth_problem(readings, final)
+    if broken is None:
+        return None
+    level, why = part_level(case, "calls")
+    level, why = (level, f" ({level}: {why})") if broken.about_final and level is not None else (None, "")
+    if broken.at == len(readings):  # the name it ended at
+        return Failure(broken.why + why, level=level, expected=final, actual=readings[-1][1] if readings else None)
+    return Failure(broken.why + why, level=level, chunks=case.chunks[: broken.at + 1])
+
+
+class GrowthProblem(NamedTuple):
+    """Where U2 breaks (the reading's index; the number of readings for the end), why, and
+    whether it is about the expected name (a prefix of it, ending at it) rather than growth."""
+
+    at: int
+    why: str
+    about_final: bool
+
+
+def growth_problem(names: Iterable[tuple[str, str | None]], final: str | None) -> GrowthProblem | None:
+    """Where and why a run of ``(where, forming_name)`` readings breaks U2 for the first
+    call's name ``final`` (None: the stream has no named call), or None when it holds: a name
+    never shrinks, jumps or disappears, is always a prefix of ``final``, and ends equal to it."""
+    seen: str | None = None
+    n = 0
+    for n, (where, name) in enumerate(names, 1):
+        if final is None and name is not None:
+            return GrowthProblem(n - 1, f"forming_name is {name!r} {where} on a stream with no named call", True)
+        if seen is not None and (name is None or not name.startswith(seen)):
+            return GrowthProblem(n - 1, f"forming_name went from {seen!r} to {name!r} {where}: it must only grow", False)
+        if name is not None and final is not None and not final.startswith(name):
+            return GrowthProblem(n - 1, f"forming_name {name!r} {where} is not a prefix of the first call's name "
+                                        f"{final!r}", True)
+        seen = name
+    if seen != final:
+        return GrowthProblem(n, f"forming_name at the end of the stream is {seen!r}, not the first call's name "
+                                f"{final!r}", True)
+    return None

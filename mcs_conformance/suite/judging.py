@@ -1,0 +1,123 @@
+"""Judging one conformance item: run its check on a fresh case, within the time limits, and
+conclude a :class:`Verdict`, telling the strategy's faults from the suite's own.
+
+Part of the pytest plugin (:mod:`.plugin` holds the options and the run, :mod:`.collection`
+the items, :mod:`.reporting` what the run reports).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from .failures import write_counterexample
+from .time_limits import CheckTimeout, StrategyTripped, deadline, raised_by_strategy
+
+
+class SuiteFault(Exception):
+    """The suite's own code raised: a bug in mcs-conformance, never the strategy's fault."""
+
+
+@dataclass
+class Verdict:
+    """What a check concluded about the strategy on one case."""
+
+    outcome: str  # passed | failed | differs | no-snapshot | xfailed | stale-xfail
+    level: str | None = None
+    failure: Any = None
+    note: str = ""
+
+
+def judge(conf: Any, item: Any) -> Verdict:
+    """Run the item's check on a fresh copy of its case and conclude; raise SuiteFault
+    when the suite's own code broke."""
+    from .invariants import LEVELS, Failure
+    from .invariants.base import NoSnapshot
+
+    check, label = item.check, item.label
+    case = item.case.fresh() if item.case is not None else None
+    conf.breaker.where = f"{check.id}[{label}]"
+    if check.family == "GOLDEN":
+        from .snapshots import golden_snapshot
+
+        conf.subject.settings["snapshot"] = golden_snapshot(item._request)
+    failure: Any = None
+    try:
+        with deadline(conf.timeout, conf.breaker):
+            check.run(conf.subject, case)
+    except NoSnapshot as exc:
+        return Verdict("no-snapshot", note=str(exc))
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Failure as exc:
+        failure = exc
+    except CheckTimeout as exc:
+        failure = Failure(str(exc))
+    except StrategyTripped as exc:
+        failure = Failure(f"not run: {exc} (fix that first: after a time-out the suite does not call the "
+                          "method again, so a hanging strategy's run ends in minutes)")
+    except BaseException as exc:  # noqa: BLE001 -- sorted below: the strategy's, or the suite's own
+        failure = _strategy_failure(exc, conf.subject.strategy)
+        if failure is None:
+            raise SuiteFault(
+                f"{check.id}[{label}]: the suite's own code raised {type(exc).__name__}: {exc}. This is a bug "
+                "in mcs-conformance, not in the strategy under test: please report it with this traceback."
+            ) from exc
+    expected = conf.expected.get((check.id, label))
+    if failure is None:
+        if expected is not None:
+            return Verdict("stale-xfail", note=f"{check.id}[{label}] is declared as an expected failure in "
+                                               f"{expected.source} but now passes: remove the entry")
+        return Verdict("passed", level=check.level)
+    level = failure.level or check.level
+    if expected is not None:
+        return Verdict("xfailed", level, failure, f"{expected.reason} (declared in {expected.source})")
+    if LEVELS.index(level) > LEVELS.index(conf.gate):
+        return Verdict("differs", level, failure)
+    write_counterexample(conf, check, case, failure)
+    return Verdict("failed", level, failure)
+
+
+def _strategy_failure(exc: BaseException, strategy: Any) -> Any:
+    """The failure an exception out of a check stands for, when the strategy caused it (it
+    raised it, code of its own ran when it was raised, such as a ``finish`` callback the
+    accumulator calls when the message is read, or the buffer or hypothesis reported what
+    it did); None when the suite's own code raised it."""
+    import traceback
+
+    from hypothesis.errors import HypothesisException
+
+    from ..reference.errors import MCSError
+    from .invariants import Failure
+
+    method = raised_by_strategy(exc)
+    own_code = method is None and _ran_strategy_code(exc, strategy)
+    if method is None and not own_code and not isinstance(exc, (MCSError, HypothesisException, BaseExceptionGroup)):
+        return None
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = "".join(traceback.format_list(tb[-3:])) if tb else ""
+    who = f"the strategy's {method}" if method else ("the strategy's code" if own_code else "the strategy")
+    return Failure(f"{who} raised {type(exc).__name__}: {exc}", detail=f"most recent calls:\n{where}".rstrip())
+
+
+def _ran_strategy_code(exc: BaseException, strategy: Any) -> bool:
+    """Does the traceback of ``exc`` (or of an exception it came from) pass through a module
+    that defines the strategy's class or one of its bases?"""
+    import inspect
+    import sys
+    import traceback
+
+    inner = getattr(strategy, "__dict__", {}).get("_mcs_inner", strategy)
+    files = set()
+    for cls in inspect.getmro(type(inner)):
+        module = sys.modules.get(cls.__module__)
+        if cls is not object and getattr(module, "__file__", None):
+            files.add(os.path.realpath(module.__file__))
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if any(os.path.realpath(frame.filename) in files for frame in traceback.extract_tb(exc.__traceback__)):
+            return True
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return False

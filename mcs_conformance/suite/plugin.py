@@ -1,0 +1,200 @@
+"""The pytest plugin: ``pytest --mcs-strategy=pkg.module:Attr`` runs the conformance suite.
+
+Without ``--mcs-strategy`` the plugin adds nothing to a run. With it, every invariant that
+applies to the strategy becomes one test item per case, named ``ID[case-id]``.
+
+Each item is judged while it is set up, and the verdict is replayed when it runs:
+
+- a rule at or above the gate (``--mcs-gate``, default ``should``) that breaks fails it;
+- a rule below the gate that breaks ("differs from the reference's choice") passes it and
+  is listed in the summary;
+- a golden snapshot that does not exist yet skips it, and the run ends non-zero with one
+  message saying how to create them;
+- an exception the suite's own code raised, not the strategy's, is a pytest *error* that
+  says it is a bug in mcs-conformance.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .. import __version__
+from ..corpus_tools.corpus import CorpusError, load_corpus
+from .collection import ConformanceItem, SuiteCollector, _Deselect, _printable, _replay  # noqa: F401
+from .expectations import ExpectationError, load_expectations
+from .judging import SuiteFault, Verdict, _ran_strategy_code, _strategy_failure, judge  # noqa: F401
+from .loader import StrategyPathError, load_strategy, not_a_strategy
+from .report import Summary
+from .reporting import SUITE, Reporting
+from .settings import GATES, SettingsError, load_settings
+from .time_limits import Breaker, CheckTimeout, Guarded, StrategyTripped, deadline
+
+PROFILES = ("ci", "dev", "thorough")
+DEFAULT_GATE = "should"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("mcs-conformance", "MCS streaming tool-call extraction conformance")
+    group.addoption("--mcs-strategy", metavar="MODULE:ATTR", help="Strategy under test: a class, zero-argument factory or instance.")
+    group.addoption("--mcs-corpus", metavar="DIR", action="append", default=[], help="Add your own cases and descriptors (repeatable; also 'corpus' in [tool.mcs-conformance]).")
+    group.addoption("--mcs-corpus-version", metavar="VERSION", help="Fail unless the bundled corpus has this version.")
+    group.addoption("--mcs-case", metavar="ID", action="append", default=[], help="Run only this case id (repeatable).")
+    group.addoption("--mcs-check", metavar="ID", action="append", default=[], help="Run only this invariant id (repeatable).")
+    group.addoption("--mcs-profile", choices=PROFILES, help="Hypothesis profile: ci (derandomized; default when CI is set), dev, thorough.")
+    group.addoption("--mcs-gate", choices=GATES, help="Lowest rule level whose breaks fail the run: must, should (default) or reference.")
+    group.addoption("--mcs-expect-fail", metavar="FILE", help="Expected failures (TOML or JSON); also read from [tool.mcs-conformance].")
+    group.addoption("--mcs-report", metavar="PATH", help="Write the summary as JSON at PATH and as Markdown beside it.")
+    group.addoption("--mcs-timeout", metavar="SECONDS", type=float, default=120.0, help="Time limit per check (default 120; 0: none).")
+    group.addoption("--mcs-snapshot-dir", metavar="DIR", help="Folder of this strategy's golden snapshots (default: tests/mcs-conformance/<name>@<module.attr>).")
+    group.addoption("--mcs-only", action="store_true", help="Run the conformance items only, not the project's own tests.")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    spec = config.getoption("mcs_strategy", None)
+    if not spec:
+        return
+    conformance = Conformance(config, spec)
+    config.pluginmanager.register(conformance, "mcs-conformance-session")
+    config.pluginmanager.register(_Deselect(conformance), "mcs-conformance-deselect")
+
+
+class Conformance(Reporting):
+    """Everything the plugin holds for one run: strategy, corpus, expectations, summary."""
+
+    def __init__(self, config: pytest.Config, spec: str) -> None:
+        from .invariants import CHECKS, Subject
+        from .profiles import hypothesis_settings
+
+        self.config, self.spec = config, spec
+        root = Path(config.rootpath)
+        try:
+            self.settings = load_settings(root / "pyproject.toml")
+        except SettingsError as exc:
+            raise pytest.UsageError(str(exc)) from None
+        try:
+            strategy = load_strategy(spec)
+        except StrategyPathError as exc:
+            raise pytest.UsageError(f"--mcs-strategy {spec}: {exc}") from None
+        problem = not_a_strategy(strategy)
+        if problem:
+            raise pytest.UsageError(f"--mcs-strategy {spec}: {problem}")
+        self.breaker = Breaker()
+        self.timeout = float(config.getoption("mcs_timeout") or 0)
+        corpus_dirs = [*config.getoption("mcs_corpus"), *self.settings.corpus]
+        try:
+            self.corpus = load_corpus(corpus_dirs)
+        except CorpusError as exc:
+            raise pytest.UsageError(f"--mcs-corpus: {exc}") from None
+        pin = config.getoption("mcs_corpus_version")
+        if pin and pin != self.corpus.version:
+            raise pytest.UsageError(f"--mcs-corpus-version {pin}: the installed corpus is {self.corpus.version}")
+        ci = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+        self.profile = config.getoption("mcs_profile") or ("ci" if ci else "dev")
+        self.gate = config.getoption("mcs_gate") or self.settings.gate or DEFAULT_GATE
+        self.subject = Subject(Guarded(strategy, self.breaker), self.corpus, spec,
+                               settings={"hypothesis": hypothesis_settings(self.profile)})
+        self.snapshot_dir = self._snapshot_dir(root)
+        try:
+            self.expected = load_expectations(config.getoption("mcs_expect_fail"), root / "pyproject.toml")
+        except ExpectationError as exc:
+            raise pytest.UsageError(str(exc)) from None
+        for (cid, case), e in self.expected.items():
+            if cid not in CHECKS:
+                raise pytest.UsageError(f"{e.source}: expected failure names {cid!r}, which is no invariant id")
+        for flag, known in (("mcs_case", {c.id for c in self.corpus.cases}), ("mcs_check", set(CHECKS))):
+            for value in config.getoption(flag):
+                if value not in known:
+                    raise pytest.UsageError(f"--{flag.replace('_', '-')} {value}: no such {'case' if flag == 'mcs_case' else 'invariant'}")
+        self.summary = Summary(
+            {
+                "package_version": __version__,
+                "corpus_version": self.corpus.version,
+                "corpus_hash": self.corpus.content_hash,
+                "strategy": self.subject.name,
+                "spec": spec,
+                "profile": self.profile,
+                "gate": self.gate,
+            }
+        )
+        self.checks = CHECKS
+        try:
+            with deadline(self.timeout, self.breaker):
+                self.planned = self.plan()
+        except CheckTimeout as exc:
+            raise pytest.UsageError(f"--mcs-strategy {spec}: planning the run timed out: {exc}") from None
+        except StrategyTripped as exc:
+            raise pytest.UsageError(f"--mcs-strategy {spec}: planning the run: {exc}") from None
+        keys = {(c.id, label) for c, label, _ in self.planned}
+        for key, e in self.expected.items():
+            if key not in keys:
+                raise pytest.UsageError(
+                    f"{e.source}: expected failure {key[0]}[{key[1]}] matches no check that runs for strategy {self.subject.name!r}"
+                )
+        # node ids of suite items given as arguments select those items; pytest cannot resolve them
+        self.selected = {a for a in config.args if a.startswith(SUITE + "::")}
+        if self.selected:
+            config.args[:] = [a for a in config.args if not a.startswith(SUITE + "::")]
+
+    def _snapshot_dir(self, root: Path) -> Path:
+        """Where this strategy's golden snapshots live: the option, the table, or a folder per
+        strategy under tests/mcs-conformance keyed by name and import path, so two strategies
+        of the same name in one repository keep apart."""
+        given = self.config.getoption("mcs_snapshot_dir")
+        if given:
+            return Path(given).resolve()
+        if self.settings.snapshot_dir is not None:
+            return self.settings.snapshot_dir.resolve()
+        key = re.sub(r"[^A-Za-z0-9_.@-]+", "-", f"{self.subject.name}@{self.spec.replace(':', '.')}")
+        return root / "tests" / SUITE / key
+
+    # -- collection -------------------------------------------------------------------
+    def pytest_ignore_collect(self, collection_path: Path, config: pytest.Config) -> bool | None:
+        """With --mcs-only the project's own test files are not even imported."""
+        return True if config.getoption("mcs_only") else None
+
+    def plan(self) -> list[tuple[Any, str, Any]]:
+        """(check, label, case) for every applicable check: label is the case id or strategy name."""
+        out = []
+        for check in self.checks.values():
+            if check.scope == "strategy":
+                if check.applies(self.subject, None):
+                    out.append((check, self.subject.name, None))
+                continue
+            for case in self.corpus.cases:
+                try:
+                    applies = check.applies(self.subject, case)
+                except Exception:
+                    applies = True  # let the item run and report what breaks
+                if applies:
+                    out.append((check, case.id, case))
+        return out
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_make_collect_report(self, collector: pytest.Collector) -> Any:
+        """The suite joins the session's own collection, so pytest counts and caches its items."""
+        report = yield
+        if isinstance(collector, pytest.Session) and report.passed:
+            suite = SuiteCollector.from_parent(collector, name=SUITE, path=self.snapshot_dir / "golden", nodeid=SUITE)
+            suite.conformance = self
+            report.result.append(suite)
+        return report
+
+    def chosen(self, item: "ConformanceItem") -> bool:
+        """Is the item selected by --mcs-case, --mcs-check and node-id arguments?"""
+        cases, ids = set(self.config.getoption("mcs_case")), set(self.config.getoption("mcs_check"))
+        named = bool(ids) and item.check.id in ids
+        return (
+            (not cases or item.label in cases or (item.case is None and named))
+            and (not ids or named)
+            and (not self.selected or item.nodeid in self.selected)
+        )
+
+    def judge(self, item: "ConformanceItem") -> Verdict:
+        """Run the item's check on a fresh copy of its case and conclude (:func:`.judging.judge`)."""
+        return judge(self, item)
+

@@ -1,0 +1,85 @@
+"""What a conformance run reports: each item's outcome into the summary, the header line, the
+terminal summary, the run's exit status while golden snapshots are missing.
+
+:class:`Reporting` is a part of the plugin's session object (:class:`.plugin.Conformance`):
+its methods are pytest hooks that read the run's strategy, corpus and summary.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .. import __version__
+from .failures import reproduce
+
+SUITE = "mcs-conformance"
+
+
+class Reporting:
+    """The reporting hooks of a conformance run (mixed into :class:`.plugin.Conformance`)."""
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if not report.nodeid.startswith(SUITE + "::"):
+            return
+        name = report.nodeid.split("::", 1)[1]
+        check_id, _, rest = name.partition("[")
+        label = rest[:-1]
+        props = dict(report.user_properties).get("mcs-conformance") or {}
+        if report.when == "setup" and report.failed:
+            self.summary.add(check_id, label, "error", report.longreprtext, self.checks[check_id].level)
+        elif report.when == "setup" and report.skipped and hasattr(report, "wasxfail"):
+            self.summary.add(check_id, label, "xfailed", "", props.get("level"))
+        elif report.when == "call":
+            outcome = props.get("outcome") or ("passed" if report.passed else "failed")
+            if outcome == "stale-xfail":
+                outcome = "failed"
+            text = props.get("text", "") or (report.longreprtext if report.failed else "")
+            self.summary.add(check_id, label, outcome, text, props.get("level") or self.checks[check_id].level)
+
+    def pytest_report_header(self, config: pytest.Config) -> list[str]:
+        return [
+            f"mcs-conformance {__version__}: strategy {self.subject.name} ({self.spec}), corpus {self.corpus.version} "
+            f"({len(self.corpus.cases)} cases, {self.corpus.content_hash[:19]}), hypothesis profile {self.profile}, "
+            f"gate {self.gate}"
+        ]
+
+    def _updating_snapshots(self) -> bool:
+        option = self.config.option
+        return bool(getattr(option, "update_snapshots", False) or getattr(option, "update_new_snapshots_only", False))
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        """A run with golden snapshots still to create is not green (syrupy fails them too)."""
+        if hasattr(self.config, "workerinput"):
+            return
+        if self.summary.count("no-snapshot") and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+        if hasattr(config, "workerinput") or not self.summary.results:
+            return
+        terminalreporter.section("mcs-conformance summary")
+        verbose = config.getoption("verbose") > 0
+        for line in self.summary.lines(verbose=verbose):
+            terminalreporter.write_line(line)
+        missing = self.summary.count("no-snapshot")
+        if missing:
+            terminalreporter.write_line("")
+            terminalreporter.write_line(self._first_run_message(missing), red=True, bold=True)
+        path = config.getoption("mcs_report")
+        if path:
+            for written in self.summary.write(path):
+                terminalreporter.write_line(f"report written: {written}")
+
+    def _first_run_message(self, missing: int) -> str:
+        folder = self.snapshot_dir / "__snapshots__" / "golden"
+        try:
+            shown = folder.relative_to(Path.cwd())
+        except ValueError:
+            shown = folder
+        command = reproduce(self, "GOLDEN-001", self.subject.name, None).replace("--mcs-check=GOLDEN-001",
+                                                                                "--mcs-check=GOLDEN-001 --mcs-check=GOLDEN-002")
+        return (f"{missing} golden snapshot(s) of strategy {self.subject.name} do not exist yet (in {shown}/).\n"
+                f"Create them, review them and commit the folder:\n  {command} --snapshot-update")

@@ -1,0 +1,83 @@
+"""``corpus import`` of capture folders: format and provenance from the capture, clear refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mcs_conformance.cli import main
+from mcs_conformance.corpus_tools.corpus import load_corpus
+from mcs_conformance.corpus_tools.importer import ImportProblem, import_capture, model_of
+from mcs_conformance.corpus_tools.recording import CaptureWriter
+
+from tests.helpers.replay import STREAMS, sse_events
+
+CORPUS = load_corpus()
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+PROV = {"source": "acme/streams", "commit": COMMIT, "license": "MIT"}
+FIELDS = {"case_id": "openai-chat/x", "description": "An imported capture for a test."}
+
+
+def capture(out: Path, url: str, body: bytes, status: int = 200, content_type: str = "text/event-stream",
+            request: bytes = b'{"model": "gpt-4o", "stream": true}') -> Path:
+    w = CaptureWriter(out, method="POST", url=url, headers=[("Content-Type", "application/json")], body=request,
+                      recorder="test")
+    w.response(status, "OK", [("Content-Type", content_type)])
+    w.write(body)
+    return w.close("upstream")
+
+
+def chat_body() -> bytes:
+    return b"".join(sse_events(STREAMS["openai-chat"][1]))
+
+
+def test_a_capture_brings_format_date_and_model(tmp_path: Path) -> None:
+    folder = capture(tmp_path, "https://api.openai.com/v1/chat/completions", chat_body())
+    case = import_capture(None, folder, provenance=PROV, **FIELDS)
+    bundled = CORPUS.case(STREAMS["openai-chat"][0])
+    assert case["format"] == "openai-chat" and case["chunks"] == bundled.chunks and case["expect"] == bundled.expect
+    started = json.loads((folder / "meta.json").read_text())["started"]
+    assert case["provenance"] == {"kind": "recorded", "captured": started[:10], "model": "gpt-4o-2024-08-06", **PROV}
+
+
+def test_the_given_provenance_wins(tmp_path: Path) -> None:
+    folder = capture(tmp_path, "https://api.openai.com/v1/chat/completions", chat_body())
+    case = import_capture(None, folder, provenance={**PROV, "model": "gpt-4o", "captured": "2026-01-02"}, **FIELDS)
+    assert (case["provenance"]["model"], case["provenance"]["captured"]) == ("gpt-4o", "2026-01-02")
+
+
+def test_model_of_reads_the_stream_then_nothing() -> None:
+    assert model_of(CORPUS.case(STREAMS["anthropic-messages"][0]).chunks) == "claude-sonnet-4-20250514"
+    assert model_of(["[DONE]", {"type": "ping"}]) is None
+
+
+@pytest.mark.parametrize(("url", "status", "content_type", "body", "message"), [
+    ("https://gw.example.test/v1/complete", 200, "text/event-stream", None, "cannot be told from the request URL"),
+    ("https://api.openai.com/v1/chat/completions", 429, "application/json", b'{"error": "slow down"}',
+     "is HTTP 429, not a stream: '{\"error\": \"slow down\"}'"),
+    ("https://api.openai.com/v1/chat/completions", 200, "application/json", b'{"choices": []}', "stream=false"),
+    ("https://api.openai.com/v1/chat/completions", 200, "text/event-stream", b"", "no payloads found"),
+])
+def test_what_cannot_be_imported_says_why(tmp_path: Path, url: str, status: int, content_type: str,
+                                          body: bytes | None, message: str) -> None:
+    folder = capture(tmp_path, url, chat_body() if body is None else body, status, content_type)
+    with pytest.raises(ImportProblem, match=message.replace("(", r"\(").replace(")", r"\)")):
+        import_capture(None, folder, provenance=PROV, **FIELDS)
+
+
+def test_the_cli_refuses_without_repository_and_commit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = capture(tmp_path / "caps", "https://api.openai.com/v1/chat/completions", chat_body())
+    code = main(["corpus", "import", str(folder), "--id", "openai-chat/x", "--description", "An imported capture.",
+                 "--license", "MIT"])
+    err = capsys.readouterr().err
+    assert code == 1 and "pass --source OWNER/NAME and --commit SHA" in err and "Traceback" not in err
+    assert main(["corpus", "import", str(tmp_path), "--id", "openai-chat/x", "--description", "An imported capture.",
+                 "--license", "MIT", "--source", "a/b", "--commit", COMMIT]) == 1
+    assert "a folder, but not a capture" in capsys.readouterr().err
+    raw = tmp_path / "raw.sse"
+    raw.write_bytes(chat_body())
+    assert main(["corpus", "import", str(raw), "--id", "openai-chat/x", "--description", "An imported capture.",
+                 "--license", "MIT", "--source", "a/b", "--commit", COMMIT]) == 1
+    assert "a raw capture file says nothing of its format; pass --format" in capsys.readouterr().err
