@@ -13,25 +13,25 @@ read as litellm returns one: ``litellm.completion(..., stream=False)`` over the 
 
 Glue choices (everything the adapter decides itself):
 
-* ``accumulate`` keeps the wire chunks; litellm runs over all chunks so far when the message
-  is read (``_glue.lazy_root``: nothing per chunk, so COST measures litellm), once per number
-  of chunks (a second read of the same chunks returns the first read's message). litellm's
-  answer is the same on every run over the same bytes (nothing of the message is random or
-  clock-made; a clock-made audio ``expires_at`` only arises where the builder raises anyway).
-* Where the stream is: until a ``"[DONE]"`` chunk arrives, the body holds the bytes so far
-  and then waits (the connection is open): the transport's body iterator raises a private
-  ``BaseException`` when asked for bytes it does not have yet, which no ``except Exception``
-  of litellm or the SDK catches, and the message is built from the chunks the wrapper had
-  yielded by then, the chunks a litellm user holds at that point of a live stream. Once
-  ``"[DONE]"`` has been fed, the body ends after it (the provider's end of the stream), the
-  openai SDK's ``Stream`` stops there and the wrapper runs its own end-of-stream code: its
-  last chunk is collected, and its raise (``RemoteProtocolError`` "Stream ended before a
-  finish_reason was received" for a stream that never carried one) is reported as the
-  message ``{"mcs_error": <its text>}`` (a read must not raise: the suite would take the
-  exception for its own fault). The same convention holds when ``stream_chunk_builder`` or the
-  call itself raises (litellm's ``APIError`` "Error building chunks", a ``ValidationError``).
-  A stream whose chunks end without ``"[DONE]"`` is read as still open (the suite's message
-  is the state after its chunks); where the connection closes there without a finish reason,
+* One live stream per buffer: the first chunk starts a worker thread that runs ``for chunk in
+  litellm.completion(..., stream=True)`` over a response body that waits for bytes;
+  ``accumulate`` hands it the chunk's SSE bytes and waits until litellm asks for more (or its
+  loop has ended), so litellm has read exactly the chunks fed so far, each once, as from a
+  live connection. The thread stops when the buffer is dropped (a private ``BaseException``
+  from the body, which no ``except Exception`` of litellm or the SDK catches).
+* The message is ``litellm.stream_chunk_builder`` over the chunks the wrapper has yielded so
+  far, run when the message is read (``_glue.lazy_root``: nothing per chunk, so COST measures
+  litellm): the chunks a litellm user holds at that point of the stream.
+* The end of the stream: once ``"[DONE]"`` has been fed, the body ends after it (the
+  provider's end of the stream), the openai SDK's ``Stream`` stops there and the wrapper runs
+  its own end-of-stream code: its last chunk is collected, and its raise
+  (``MidStreamFallbackError`` around "Stream ended before a finish_reason was received" for a
+  stream that never carried one) is reported as the message ``{"mcs_error": <its text>}`` (a
+  read must not raise: the suite would take the exception for its own fault); later bytes
+  are not read. The same convention holds when the wrapper raises on a chunk or
+  ``stream_chunk_builder`` raises (litellm's ``APIError`` "Error building chunks"). A stream
+  whose chunks end without ``"[DONE]"`` is read as still open (the suite's message is the
+  state after its chunks); where the connection closes there without a finish reason,
   litellm raises as above.
 * The message is ``choices[0].message.model_dump()`` with the keys litellm adds that were
   never on the wire removed (``_glue.wire_keys_only``: ``None``-valued keys no delta of
@@ -51,7 +51,9 @@ Glue choices (everything the adapter decides itself):
   response is kept and read again: litellm gives an id-less call a random id, as a response
   read twice keeps it). When that call raises, the
   message gives one call with ``error`` naming litellm's exception (it cannot be read, and
-  must not pass for "no call").
+  must not pass for "no call"). The continuation of such a message is built from litellm's
+  message (``_glue.continuation``), as a litellm user appends ``response.choices[0].message``
+  to the history: the ids are litellm's (it gives an id-less call one of its own).
 * One ``openai.OpenAI`` client (placeholder API key) for every call, its transport answering
   with the body set just before the call. ``messages`` is one user message.
   ``litellm.suppress_debug_info`` and ``litellm.disable_streaming_logging`` are set and the
@@ -80,13 +82,14 @@ from collections import OrderedDict
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+from collections.abc import Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
 import httpx2  # noqa: E402
 import litellm  # noqa: E402
 import openai  # noqa: E402
 
-from mcs_conformance import Accumulator, ToolCall  # noqa: E402
+from mcs_conformance import Accumulator, ToolCall, ToolCallRecord  # noqa: E402
 
 from .. import _glue, _wire  # noqa: E402
 
@@ -223,6 +226,13 @@ class LiteLLMStrategy(_glue.ChatAdapter):
         if answer is None:
             return [ToolCall(name="", error=refused)]
         return _glue.chat_calls(answer, _WHO)
+
+    def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
+        if isinstance(message, dict) and message.get(_MARK) is None:
+            answer, _ = _answered(message)
+            if answer is not None:  # the turn a litellm user sends back: litellm's message, its ids
+                return _glue.continuation(self.who, answer, records, self.extract(message))
+        return super().result_messages(message, records)
 
 
 _ANSWERS: OrderedDict[str, tuple[dict | None, str]] = OrderedDict()
