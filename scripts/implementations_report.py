@@ -838,6 +838,10 @@ def check() -> int:
         elif load_results(h["id"]) is None:
             problems.append(f"harnesses/results/{h['id']}.json is missing: run {COMMANDS['run']} {h['id']}")
     problems += validate_findings(findings(), {h["id"] for h in harnesses})
+    runs = [d for d in (load_results(h["id"]) for h in harnesses) if d]
+    mixed = sorted({f"{d.get('corpus_version')} {str(d.get('corpus_hash'))[:19]}" for d in runs})
+    if len(mixed) > 1:
+        problems.append(f"harnesses/results/ mixes corpora ({'; '.join(mixed)}): rerun every harness, {COMMANDS['run']}")
     if text and any(load_results(h["id"]) for h in harnesses):
         stale = stale_triage()
         if stale:

@@ -308,6 +308,19 @@ def test_every_harness_has_committed_results(report):
         assert report.dump_results(data) == text, f"harnesses/results/{h['id']}.json is not in the collect format"
 
 
+def test_the_committed_results_are_of_one_run_of_the_current_corpus(report):
+    from mcs_conformance.corpus_tools.corpus import load_corpus
+
+    corpus = load_corpus()
+    runs = {h["id"]: report.load_results(h["id"]) for h in report.manifest()}
+    seen = {(d["corpus_version"], d["corpus_hash"], d["package_version"]) for d in runs.values() if d}
+    assert len(seen) <= 1, (f"harnesses/results/ mixes corpora or package versions ({sorted(seen)}): rerun every "
+                            f"harness, bash scripts/implementations.sh")
+    stale = sorted(hid for hid, d in runs.items() if d and d["corpus_hash"] != corpus.content_hash)
+    assert not stale, (f"harnesses/results/ of {', '.join(stale)} were run on another corpus than the checkout's "
+                       f"({corpus.version}, {corpus.content_hash[:19]}): rerun bash scripts/implementations.sh")
+
+
 def test_the_committed_triage_is_what_the_findings_give(report):
     stale = report.stale_triage()
     assert not stale, (f"{len(stale)} items of harnesses/results/ carry another class or finding than "
