@@ -5,7 +5,8 @@ litellm does the work, as its docs show for a streamed call and for rebuilding i
 returns litellm's ``CustomStreamWrapper``; its chunks are collected as the loop
 ``for chunk in response`` yields them, and ``litellm.stream_chunk_builder(chunks,
 messages=messages)`` returns the ``ModelResponse`` whose ``choices[0].message`` is the
-message. The client is the openai SDK's ``openai.OpenAI`` with an ``httpx2.Client`` whose
+message (https://docs.litellm.ai/docs/completion/stream; the calls read as in
+https://docs.litellm.ai/docs/completion/function_call). The client is the openai SDK's ``openai.OpenAI`` with an ``httpx2.Client`` whose
 transport serves the recorded chunks as the SSE bytes the provider sent
 (``_wire.sse_body``); nothing is sent anywhere. A ``stream=false`` message of the suite is
 read as litellm returns one: ``litellm.completion(..., stream=False)`` over the JSON body of a
@@ -54,8 +55,11 @@ Glue choices (everything the adapter decides itself):
   must not pass for "no call"). The continuation of such a message is built from litellm's
   message (``_glue.continuation``), as a litellm user appends ``response.choices[0].message``
   to the history: the ids are litellm's (it gives an id-less call one of its own).
-* One ``openai.OpenAI`` client (placeholder API key) for every call, its transport answering
-  with the body set just before the call. ``messages`` is one user message.
+* One ``openai.OpenAI`` client (placeholder API key, ``max_retries=0``) for every call, its
+  ``httpx2.MockTransport`` answering a stream's worker with that stream's live body and any
+  other caller with the JSON body it set just before its ``stream=false`` call.
+  ``messages`` is one user message; ``model="openai/gpt-4o"`` routes to litellm's OpenAI
+  provider, which takes ``client=``.
   ``litellm.suppress_debug_info`` and ``litellm.disable_streaming_logging`` are set and the
   ``LiteLLM`` logger is disabled (logging only: litellm's success logging per chunk runs in a
   thread pool and changes no chunk; its error log repeats what the message says) and
