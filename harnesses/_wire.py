@@ -7,7 +7,8 @@ injected httpx(-style) transport:
 
 * ``sse_body(chunks, fmt)``: the SSE body. OpenAI Chat Completions sends ``data: <json>``
   events and ends with ``data: [DONE]``; the Responses API and Anthropic's Messages API name
-  each event (``event: <type>``) after the event's own ``type``. A ``"[DONE]"`` string among
+  each event (``event: <type>``) after the event's own ``type``. A chunk holding a lone
+  surrogate is written with JSON escapes (``\\ud83c``), as a provider writes one, never as raw bytes. A ``"[DONE]"`` string among
   the chunks is written as sent; nothing is added at the end that the chunks do not hold.
 * ``json_body(obj)``: a ``stream=false`` response body.
 * ``transport(body, http=...)`` / ``async_transport(...)``: a mock transport of the given
@@ -38,9 +39,13 @@ def sse_body(chunks: Iterable[Any], fmt: str = "openai-chat") -> bytes:
             out.append(f"data: {chunk}\n\n")
             continue
         data = json.dumps(chunk, ensure_ascii=False, separators=(",", ":"))
+        try:
+            data.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: a provider sends it as a JSON escape
+            data = json.dumps(chunk, separators=(",", ":"))
         name = chunk.get("type") if fmt in _NAMED and isinstance(chunk, dict) else None
         out.append((f"event: {name}\n" if isinstance(name, str) else "") + f"data: {data}\n\n")
-    return "".join(out).encode("utf-8", "surrogatepass")
+    return "".join(out).encode("utf-8")
 
 
 def json_body(obj: Any) -> bytes:

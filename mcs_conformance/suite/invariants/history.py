@@ -55,7 +55,11 @@ def valid_request(subject: Subject, case: Case) -> None:
     errors = sorted(Draft202012Validator(_history_schema(subject, subject.name)).iter_errors(history), key=lambda e: list(e.path))
     if errors:
         detail = "\n".join(f"at $[{']['.join(map(str, e.path))}]: {e.message}" for e in errors[:5])
-        raise Failure(f"result_messages is not a valid {subject.name} history", actual=history, detail=detail)
+        # a schema that is the reference's own shape says so (``x-mcs-level``: level, why, source)
+        rule = _history_schema(subject, subject.name).get("x-mcs-level") or {}
+        raise Failure(f"result_messages is not a valid {subject.name} history"
+                      + (f" ({rule['level']}: {rule['why']}; {rule['source']})" if rule else ""),
+                      actual=history, detail=detail, level=rule.get("level"))
 
 
 @check(
