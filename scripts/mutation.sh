@@ -7,11 +7,11 @@
 #   MCS_MUT_DIR=/tmp/mut bash scripts/mutation.sh   # keep the copies there (default: mktemp)
 #   MCS_MUT_CHILDREN=2                  # parallel workers (default 2)
 #   MCS_MUT_SCOPE=subset                # subset (default): the core files whole and
-#                                       # openai_chat.py without its per-chunk recognition and
+#                                       # openai_chat/ without its per-chunk recognition and
 #                                       # validation functions; full: every mutant of those
 #                                       # files; core: the core files only; smoke: chain.py
 #                                       # only (checks the setup in minutes); rest: only the
-#                                       # openai_chat.py functions subset leaves out;
+#                                       # openai_chat/ functions subset leaves out;
 #                                       # responses, anthropic, text: one other reference
 #                                       # strategy's own modules, against its own suite
 #   MCS_MUT_OTHERS="AnthropicMessagesStrategy OpenAIResponsesStrategy TextStrategy"
@@ -44,10 +44,11 @@ children="${MCS_MUT_CHILDREN:-2}"
 scope="${MCS_MUT_SCOPE:-subset}"
 others="${MCS_MUT_OTHERS-AnthropicMessagesStrategy OpenAIResponsesStrategy TextStrategy}"
 main=OpenAIChatStrategy
-mutate=(reference/buffer.py reference/chain.py reference/extraction.py reference/accumulator.py reference/strategies/openai_chat.py)
+mutate=(reference/buffer.py reference/chain.py reference/extraction.py reference/accumulator.py
+        reference/strategies/openai_chat/strategy.py reference/strategies/openai_chat/chunks.py reference/strategies/openai_chat/message.py)
 case "$scope" in
-  responses) main=OpenAIResponsesStrategy; mutate=(reference/strategies/openai_responses.py); others= ;;
-  anthropic) main=AnthropicMessagesStrategy; mutate=(reference/strategies/anthropic_messages.py); others= ;;
+  responses) main=OpenAIResponsesStrategy; mutate=(reference/strategies/openai_responses/strategy.py reference/strategies/openai_responses/chunks.py reference/strategies/openai_responses/message.py); others= ;;
+  anthropic) main=AnthropicMessagesStrategy; mutate=(reference/strategies/anthropic_messages/strategy.py reference/strategies/anthropic_messages/chunks.py reference/strategies/anthropic_messages/message.py); others= ;;
   text) main=TextStrategy; mutate=(reference/strategies/text.py reference/strategies/json_codec.py); others= ;;
 esac
 mkdir -p "$work"
@@ -106,17 +107,19 @@ elif [ "$scope" = subset ]; then
   oc="mcs_conformance.reference.strategies.openai_chat"
   names=("mcs_conformance.reference.buffer.*" "mcs_conformance.reference.chain.*" "mcs_conformance.reference.extraction.*" "mcs_conformance.reference.accumulator.*")
   for m in accumulate extract content_text forming_name result_messages; do
-    names+=("$oc.xǁOpenAIChatStrategyǁ${m}__mutmut_*")
+    names+=("$oc.strategy.xǁOpenAIChatStrategyǁ${m}__mutmut_*")
   done
-  for f in is_message grow merge extend is_number fold_tool_calls settle route new_call fold_fragment \
-           fold_name message to_call parse_arguments drop_none error_text; do
-    names+=("$oc.x__${f}__mutmut_*")
+  for f in grow merge extend is_number fold_tool_calls settle route new_call fold_fragment fold_name; do
+    names+=("$oc.chunks.x__${f}__mutmut_*")
+  done
+  for f in is_message message to_call parse_arguments drop_none error_text; do
+    names+=("$oc.message.x__${f}__mutmut_*")
   done
 elif [ "$scope" = rest ]; then
   oc="mcs_conformance.reference.strategies.openai_chat"
-  names=("$oc.xǁOpenAIChatStrategyǁrecognizes__mutmut_*" "$oc.xǁOpenAIChatStrategyǁis_done__mutmut_*")
+  names=("$oc.strategy.xǁOpenAIChatStrategyǁrecognizes__mutmut_*" "$oc.strategy.xǁOpenAIChatStrategyǁis_done__mutmut_*")
   for f in is_chunk as_index wrong choice0 fragments at; do
-    names+=("$oc.x__${f}__mutmut_*")
+    names+=("$oc.chunks.x__${f}__mutmut_*")
   done
 else
   for f in "${mutate[@]}"; do

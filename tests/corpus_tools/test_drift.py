@@ -15,7 +15,7 @@ from mcs_conformance.corpus_tools.drift import compare, findings, load_side, ren
 from mcs_conformance.corpus_tools.proxy import RecordingProxy
 
 from tests.helpers.replay import ReplayServer
-from tests.corpus_tools.test_recording import only_capture
+from tests.helpers.captures import only_capture
 
 CORPUS = load_corpus()
 ROOT = Path(__file__).resolve().parents[2]

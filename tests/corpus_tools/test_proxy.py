@@ -17,7 +17,7 @@ from mcs_conformance.corpus_tools.recording import find_captures, load_capture
 from mcs_conformance.corpus_tools.redaction import REDACTED
 
 from tests.helpers.replay import FAKE_SECRETS, RESPONSE_HEADERS, STREAMS, ReplayServer, sdk_call, sse_events
-from tests.corpus_tools.test_recording import assert_no_secret, free_port, only_capture, received_text
+from tests.helpers.captures import assert_no_secret, free_port, only_capture, received_text
 
 CLI = Path(sys.executable).parent / "mcs-conformance"
 

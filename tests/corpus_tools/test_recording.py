@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import socket
 from pathlib import Path
 
 import httpx2
@@ -14,41 +13,15 @@ import pytest
 
 from mcs_conformance.corpus_tools.corpus import load_corpus
 from mcs_conformance.corpus_tools.recording import (
-    CaptureError, async_recording_transport, find_captures, format_of_url, load_capture, recording_transport,
+    CaptureError, async_recording_transport, format_of_url, load_capture, recording_transport,
 )
 from mcs_conformance.corpus_tools.redaction import REDACTED
 
 from tests.helpers import realdata
-from tests.helpers.replay import FAKE_SECRETS, RESPONSE_HEADERS, STREAMS, ReplayServer, sdk_call, sse_events
+from tests.helpers.captures import assert_no_secret, free_port, only_capture, received_text, request_secrets  # noqa: F401
+from tests.helpers.replay import RESPONSE_HEADERS, STREAMS, ReplayServer, sdk_call, sse_events
 
 CORPUS = load_corpus()
-
-
-def request_secrets(fmt: str) -> tuple[str, ...]:
-    """The fake secrets ``sdk_call`` sends for a format (organisation and project are OpenAI's headers)."""
-    return ("api_key", "cookie", "query_key") + (() if fmt == "anthropic-messages" else ("organization", "project"))
-
-
-def only_capture(out: Path) -> Path:
-    folders = find_captures(out)
-    assert len(folders) == 1, folders
-    return folders[0]
-
-
-def assert_no_secret(out: Path, received: str, fmt: str) -> None:
-    """The request carried every fake secret, and no file of any capture under ``out`` holds one."""
-    for name in request_secrets(fmt):
-        assert FAKE_SECRETS[name] in received, f"the request did not carry {name}: the check would prove nothing"
-    files = [p for p in out.rglob("*") if p.is_file()]
-    assert files
-    for path in files:
-        data = path.read_bytes()
-        leaked = [name for name, value in FAKE_SECRETS.items() if value.encode() in data]
-        assert not leaked, f"{path} holds {leaked}"
-
-
-def received_text(server: ReplayServer) -> str:
-    return "\n".join(f"{r.path}\n{json.dumps(r.headers)}\n{r.body.decode()}" for r in server.received)
 
 
 def test_the_transport_tees_the_body_byte_for_byte(tmp_path: Path) -> None:
@@ -138,12 +111,6 @@ def test_a_client_that_stops_early_leaves_what_it_read(tmp_path: Path) -> None:
     assert capture.meta["ended_by"] == "client"
     body = capture.body_path.read_bytes()  # type: ignore[union-attr]
     assert body and b"".join(events).startswith(body)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_an_unreachable_upstream_leaves_a_capture_with_the_error(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import mcs_conformance
 from mcs_conformance.cli import main
 from mcs_conformance.suite.invariants import CHECKS
 
-from tests.suite.test_plugin import TWO_CALLS, subprocess_env
+from tests.helpers.projects import TWO_CALLS, subprocess_env
 
 CLI = Path(sys.executable).parent / "mcs-conformance"
 BUNDLED_CASES = Path(mcs_conformance.__file__).parent / "corpus" / "cases"

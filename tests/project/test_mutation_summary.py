@@ -10,7 +10,7 @@ from pathlib import Path
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "mutation_summary.py"
 CORE = "mcs_conformance.reference.chain.xǁExtractionChainǁresolve__mutmut_{}"
-CHAT = "mcs_conformance.reference.strategies.openai_chat.x__grow__mutmut_{}"
+CHAT = "mcs_conformance.reference.strategies.openai_chat.chunks.x__grow__mutmut_{}"
 
 
 def _run(work: Path, *args: str) -> subprocess.CompletedProcess:
@@ -26,7 +26,7 @@ def _meta(work: Path, copy: str, source: str, codes: dict[str, int | None]) -> N
 def test_a_second_strategy_kills_what_the_first_left_standing(tmp_path: Path) -> None:
     _meta(tmp_path, "OpenAIChatStrategy", "mcs_conformance/reference/chain.py",
           {CORE.format(1): 1, CORE.format(2): 0, CORE.format(3): 33, CORE.format(4): 0})
-    _meta(tmp_path, "OpenAIChatStrategy", "mcs_conformance/reference/strategies/openai_chat.py", {CHAT.format(1): 0, CHAT.format(2): 36})
+    _meta(tmp_path, "OpenAIChatStrategy", "mcs_conformance/reference/strategies/openai_chat/chunks.py", {CHAT.format(1): 0, CHAT.format(2): 36})
     first = _run(tmp_path, "--standing-core")
     assert first.returncode == 0, first.stderr
     assert first.stdout.split() == [CORE.format(2), CORE.format(3), CORE.format(4)]  # never the strategy's own
@@ -62,10 +62,10 @@ def test_the_first_run_is_the_one_main_strategy_names(tmp_path: Path) -> None:
 
 
 def test_a_redo_copy_replaces_the_outcomes_it_holds(tmp_path: Path) -> None:
-    other = "mcs_conformance.reference.strategies.openai_chat.x__merge__mutmut_{}"
-    _meta(tmp_path, "OpenAIChatStrategy", "mcs_conformance/reference/strategies/openai_chat.py",
+    other = "mcs_conformance.reference.strategies.openai_chat.chunks.x__merge__mutmut_{}"
+    _meta(tmp_path, "OpenAIChatStrategy", "mcs_conformance/reference/strategies/openai_chat/chunks.py",
           {CHAT.format(1): 1, CHAT.format(3): 0, CHAT.format(9): 0, other.format(1): 1})
-    _meta(tmp_path, "OpenAIChatStrategy-redo", "mcs_conformance/reference/strategies/openai_chat.py",
+    _meta(tmp_path, "OpenAIChatStrategy-redo", "mcs_conformance/reference/strategies/openai_chat/chunks.py",
           {CHAT.format(1): 0, CHAT.format(3): 1, other.format(1): None})
     out = _run(tmp_path)
     # 1 revived, 3 killed, _grow 9 no longer exists (the function shrank), _merge 1 kept as it was
@@ -75,11 +75,11 @@ def test_a_redo_copy_replaces_the_outcomes_it_holds(tmp_path: Path) -> None:
 
 def test_a_redo_overrides_the_runs_taken_before_it_only(tmp_path: Path) -> None:
     # names sort recheck-after-redo; the trees were taken recheck (old), redo, recheck (new)
-    _meta(tmp_path, "OpenAIChatStrategy", "mcs_conformance/reference/strategies/openai_chat.py", {CHAT.format(1): 0, CHAT.format(2): 0})
-    _meta(tmp_path, "OpenAIChatStrategy-recheck", "mcs_conformance/reference/strategies/openai_chat.py", {CHAT.format(1): 1})
-    _meta(tmp_path, "OpenAIChatStrategy-120000-redo", "mcs_conformance/reference/strategies/openai_chat.py",
+    _meta(tmp_path, "OpenAIChatStrategy", "mcs_conformance/reference/strategies/openai_chat/chunks.py", {CHAT.format(1): 0, CHAT.format(2): 0})
+    _meta(tmp_path, "OpenAIChatStrategy-recheck", "mcs_conformance/reference/strategies/openai_chat/chunks.py", {CHAT.format(1): 1})
+    _meta(tmp_path, "OpenAIChatStrategy-120000-redo", "mcs_conformance/reference/strategies/openai_chat/chunks.py",
           {CHAT.format(1): 0, CHAT.format(2): 0})
-    _meta(tmp_path, "OpenAIChatStrategy-recheck130000", "mcs_conformance/reference/strategies/openai_chat.py", {CHAT.format(2): 1})
+    _meta(tmp_path, "OpenAIChatStrategy-recheck130000", "mcs_conformance/reference/strategies/openai_chat/chunks.py", {CHAT.format(2): 1})
     for n, copy in enumerate(("OpenAIChatStrategy", "OpenAIChatStrategy-recheck", "OpenAIChatStrategy-120000-redo",
                               "OpenAIChatStrategy-recheck130000")):
         config = tmp_path / copy / "pyproject.toml"

@@ -13,7 +13,6 @@ import re
 import shlex
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,10 +20,13 @@ import pytest
 import mcs_conformance
 import mcs_conformance.suite.invariants  # noqa: F401  (imported once here, so in-process runs start warm)
 
+from tests.helpers.projects import _TEXT_PARTS, CASE_ID, TWO_CALLS, subprocess_env  # noqa: F401  (test_report, test_cli)
+
 STRATEGIES = '''
 import time
 
 from mcs_conformance.strategies import TextStrategy
+
 
 
 class DropLast(TextStrategy):
@@ -109,37 +111,6 @@ def failing_factory():
 instance = DropLast()
 '''
 
-CASE_ID = "text-json/two-calls"
-_TEXT_PARTS = [
-    "Checking both. ",
-    '{"tool": "get_weather", "arguments": {"city": "Paris"}}',
-    " and ",
-    '{"tool": "get_time", "arguments": {"tz": "CET"}}',
-]
-TWO_CALLS = {
-    "id": CASE_ID,
-    "format": "text-json",
-    "description": "Two JSON tool calls written in plain text after a short sentence.",
-    "provenance": {
-        "kind": "synthetic",
-        "source": "mcs-conformance",
-        "license": "Apache-2.0",
-        "why": "a text stream with two calls, written for the plugin's own tests",
-    },
-    "tags": ["parallel"],
-    "chunks": _TEXT_PARTS,
-    "expect": {
-        "message": "".join(_TEXT_PARTS),
-        "calls": [
-            {"name": "get_weather", "arguments": {"city": "Paris"}, "id": None},
-            {"name": "get_time", "arguments": {"tz": "CET"}, "id": None},
-        ],
-        "content_text": "".join(_TEXT_PARTS),
-        "done": False,
-        "claimed_by": "text-json",
-        "extracted_by": "text-json",
-    },
-}
 REFERENCE = "mcs_conformance.strategies:TextStrategy"
 USAGE_ERROR = int(pytest.ExitCode.USAGE_ERROR)
 PYTEST_BIN = Path(sys.executable).parent / "pytest"
@@ -160,19 +131,6 @@ def make_project(pytester: pytest.Pytester) -> pytest.Pytester:
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     """Run pytest in-process in the project, with every item's outcome listed (-rA)."""
     return pytester.runpytest("-p", "no:cacheprovider", "-rA", *args)
-
-
-def subprocess_env(project: Path) -> dict[str, str]:
-    """Environment for a pytest subprocess: the project importable, bytecode cached outside the tree.
-
-    Every fresh interpreter re-compiles (and assertion-rewrites) the plugin's dependencies when
-    bytecode writing is off; a shared cache folder in the temp dir keeps each run to its own cost.
-    """
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / f"mcs-conformance-tests-pycache-{os.getuid()}")
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(project), os.environ.get("PYTHONPATH")]))
-    return env
 
 
 def run_sub(pytester: pytest.Pytester, *args: str, timeout: float = 120) -> pytest.RunResult:

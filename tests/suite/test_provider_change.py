@@ -26,8 +26,8 @@ from mcs_conformance.corpus_tools.proxy import RecordingProxy
 from mcs_conformance.corpus_tools.recording import load_capture, recording_transport
 
 from tests.helpers.replay import STREAMS, ReplayServer, sdk_call, sse_events
-from tests.suite.test_plugin import subprocess_env
-from tests.corpus_tools.test_recording import only_capture
+from tests.helpers.projects import subprocess_env
+from tests.helpers.captures import only_capture
 
 CORPUS = load_corpus()
 CLI = Path(sys.executable).parent / "mcs-conformance"

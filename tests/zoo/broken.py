@@ -33,9 +33,10 @@ from mcs_conformance.strategies import (
     OpenAIResponsesStrategy,
     TextStrategy,
 )
-from mcs_conformance.strategies import anthropic_messages as anthropic_ref
-from mcs_conformance.strategies import openai_chat as chat_ref
-from mcs_conformance.strategies import openai_responses as responses_ref
+from mcs_conformance.reference.strategies.anthropic_messages import chunks as anthropic_ref
+from mcs_conformance.reference.strategies.openai_chat import chunks as chat_ref
+from mcs_conformance.reference.strategies.openai_responses import chunks as responses_ref
+from mcs_conformance.reference.strategies.openai_responses import message as responses_message
 
 # ============================================================================ OpenAI Chat
 
@@ -989,9 +990,9 @@ class ResponsesUsesItemIdAsCallId(OpenAIResponsesStrategy):
     """
 
     def extract(self, message):
-        items = [i for i in responses_ref._output(message)
-                 if isinstance(i, dict) and i.get("type") in responses_ref._CALL_TYPES]
-        return [replace(responses_ref._call(item), id=item.get("id")) for item in items]
+        items = [i for i in responses_message._output(message)
+                 if isinstance(i, dict) and i.get("type") in responses_message._CALL_TYPES]
+        return [replace(responses_message._call(item), id=item.get("id")) for item in items]
 
 
 class ResponsesKeysByItemId(OpenAIResponsesStrategy):
@@ -1016,7 +1017,7 @@ class ResponsesAnswersWithItemId(OpenAIResponsesStrategy):
 
     def result_messages(self, message, records):
         out = super().result_messages(message, records)
-        item_ids = {i.get("call_id"): i.get("id") for i in responses_ref._output(message) if isinstance(i, dict)}
+        item_ids = {i.get("call_id"): i.get("id") for i in responses_message._output(message) if isinstance(i, dict)}
         for item in out:
             if item.get("type") in ("function_call_output", "custom_tool_call_output"):
                 item["call_id"] = item_ids.get(item["call_id"]) or item["call_id"]

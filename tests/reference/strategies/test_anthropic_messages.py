@@ -18,8 +18,10 @@ from mcs_conformance.reference.errors import MalformedChunk, StreamError
 from mcs_conformance.suite.generators import char_split
 from mcs_conformance.corpus_tools.oracles.anthropic_messages import final_message
 from mcs_conformance.reference.protocol import ToolCall, ToolCallRecord
-from mcs_conformance.strategies import anthropic_messages
-from mcs_conformance.reference.strategies.anthropic_messages import AnthropicMessagesStrategy, _json_bytes
+from mcs_conformance.reference.strategies.anthropic_messages import AnthropicMessagesStrategy
+from mcs_conformance.reference.strategies.anthropic_messages import chunks as anthropic_chunks
+from mcs_conformance.reference.strategies.anthropic_messages import strategy as anthropic_strategy
+from mcs_conformance.reference.strategies.anthropic_messages.chunks import _json_bytes
 from tests.helpers import realdata
 
 NEGATIVE = ("duplicate-message-start", "spliced-message-start")
@@ -590,7 +592,7 @@ def _peeks(events: list, parse_every_read: bool = False) -> list:
     """The message read after every event (a raised error ends the list with its type)."""
     with pytest.MonkeyPatch.context() as patch:
         if parse_every_read:
-            patch.setattr(anthropic_messages, "_PartialInput", _ParseEveryRead)
+            patch.setattr(anthropic_strategy, "_PartialInput", _ParseEveryRead)  # the name the strategy reads
         buf = LLMStreamBuffer([AnthropicMessagesStrategy()])
         out: list = []
         for event in events:
@@ -626,7 +628,7 @@ def test_peek_equals_a_full_parse_on_every_prefix(case_id: str, split: str) -> N
 
 def test_the_skip_is_taken_and_follows_escapes() -> None:
     """Inside a string the parse is skipped; an escaped quote does not close the string."""
-    view = anthropic_messages._PartialInput({})
+    view = anthropic_chunks._PartialInput({})
     calls: list[str] = []
     real = jiter.from_json
 
@@ -635,7 +637,7 @@ def test_the_skip_is_taken_and_follows_escapes() -> None:
         return real(data, **kwargs)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(anthropic_messages.jiter, "from_json", counting)
+        patch.setattr(anthropic_chunks.jiter, "from_json", counting)
         pieces = ['{"a": 1, "b": "x', "yz", '\\"still', " in\\\\", "\\", 'n"', ', "c": 2}']
         texts = ["".join(pieces[:n]) for n in range(1, len(pieces) + 1)]
         for text in texts:
@@ -656,7 +658,7 @@ def test_view_equals_a_full_parse_on_any_split(value: object, ascii_only: bool, 
     text = json.dumps(value, ensure_ascii=ascii_only) if not isinstance(value, str) or data.draw(st.booleans()) else value
     text += data.draw(st.sampled_from(["", '"', "\\", ' "x', "}", "\\u12"]))
     bounds = sorted({min(c, len(text)) for c in cuts} | {len(text)})
-    view, reference = anthropic_messages._PartialInput({}), _ParseEveryRead({})
+    view, reference = anthropic_chunks._PartialInput({}), _ParseEveryRead({})
     for end in bounds:
         assert view(text[:end]) == reference(text[:end]), text[:end]
 
@@ -677,8 +679,8 @@ def test_result_messages_drops_tool_use_blocks_without_name_or_id() -> None:
 def test_an_unparsable_input_reads_the_same_whatever_was_read_before() -> None:
     pieces = ['{"a": 1, ', '"b": 2, "c": ', "NaN, ", '"d": 4}']
     text = "".join(pieces)
-    live = anthropic_messages._PartialInput({})
+    live = anthropic_chunks._PartialInput({})
     for i in range(1, len(pieces) + 1):
         got = live("".join(pieces[:i]))
-    assert got == anthropic_messages._PartialInput({})(text) == {"a": 1, "b": 2}
-    assert anthropic_messages._PartialInput({})("NaN") == {}  # no prefix parses: the start input
+    assert got == anthropic_chunks._PartialInput({})(text) == {"a": 1, "b": 2}
+    assert anthropic_chunks._PartialInput({})("NaN") == {}  # no prefix parses: the start input

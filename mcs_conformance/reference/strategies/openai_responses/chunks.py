@@ -1,66 +1,22 @@
-"""OpenAI Responses API: reassembles ``response.*`` events into the ``response`` object.
-
-The native message is what ``stream=false`` returns: the ``response`` object, in wire form.
-``response.created`` seeds it, the item and part events build ``output`` from the deltas,
-and ``response.completed`` / ``response.incomplete`` replace it with the event's own
-``response``: that snapshot is authoritative and is never merged on top of the deltas.
-
-Keying: every item event is resolved by ``output_index`` first and by ``item_id`` only when
-the index points nowhere, because some gateways (GitHub Copilot) send a new ``item_id`` on
-every event. The item's ``id`` (``fc_...``) is never used as a call id: calls are answered
-by ``call_id``.
-
-Decisions beyond the wire:
-
-* A ``function_call`` / ``custom_tool_call`` item that arrives without a ``status`` gets
-  ``"status": "in_progress"`` in the live message until its ``output_item.done``; so a
-  message read mid-stream never shows an unfinished call as complete. The final message
-  comes from the wire and carries the wire's own status.
-* ``custom_tool_call`` items are calls with free-form input: ``arguments`` is
-  ``{"input": <input>}``, ``raw_arguments`` the input text.
-* Responses tool outputs carry no error flag: a record's ``is_error`` is not sent, its
-  ``result`` text is the ``output``.
-* When a snapshot (an ``*.done`` event, the completed response) holds more output text
-  than the deltas delivered, the missing tail is returned as content delta, so the
-  display text always ends equal to ``content_text`` of the message.
-* A call item whose ``status`` is neither ``"completed"`` nor absent (``in_progress``,
-  ``incomplete``) is extracted as a call with ``error``; arguments with ``NaN`` /
-  ``Infinity`` are not JSON and give an error call too.
-* ``response.created`` always starts a new response (a capture holding several turns
-  resolves to the last); ``response.queued`` / ``response.in_progress`` replace the
-  top-level fields and keep the output built so far, whatever their ``id``.
-* A completion event whose response has no ``output`` keeps the items the stream
-  finished (those that got ``output_item.done``), as the openai SDK does; after an earlier
-  completion, every item of that one.
-* Output text that ``response.created`` already carries is display text, as a delta's is.
-* Item events after the completion are malformed: the final snapshot is not edited.
-* The recorded OpenAI ``error`` event nests its error in a dict, as Anthropic's does; it is
-  told apart by its ``sequence_number`` (or a top-level ``message`` / ``code``).
-* ``result_messages`` replays every output item (built-in tool calls too: the API takes
-  them all back as input items), without None-valued keys.
+"""OpenAI Responses events: one handler per ``response.*`` event type (:data:`_HANDLERS`), which
+seed, build and replace the ``response`` object; items are keyed by ``output_index`` first,
+by ``item_id`` when the index points nowhere (the keying and the decisions are described in
+the package docstring).
 """
 
 from __future__ import annotations
 
-import bisect
-import json
-from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
+import bisect
 
-from ..accumulator import Accumulator, copy_tree
-from ..errors import MalformedChunk, StreamError
-from ..protocol import ToolCall, ToolCallRecord, require_records
-from ..wire import describe, reject_json_constant, to_wire
+from ...accumulator import Accumulator, copy_tree
+from ...errors import MalformedChunk
+from ...wire import describe
+from .message import _CALL_TYPES, _NAME, _part_texts, _texts
 
-__all__ = ["OpenAIResponsesStrategy"]
 
-_NAME = "openai-responses"
 _LIFECYCLE = frozenset({"response.created", "response.queued", "response.in_progress"})
 _FINAL = frozenset({"response.completed", "response.incomplete"})
-_CUT = "the response is incomplete (its output was cut): no call of a cut turn is run"
-_CALL_TYPES = ("function_call", "custom_tool_call")
-_OUTPUT_TYPES = {"function_call": "function_call_output", "custom_tool_call": "custom_tool_call_output"}
 
 # item-level growing fields: delta event -> (done event, field, item type it belongs to)
 _ITEM_FIELDS = {
@@ -89,114 +45,6 @@ _PART_ADDED = {
     "response.reasoning_summary_part.added": ("summary", "summary_index", False),
     "response.reasoning_summary_part.done": ("summary", "summary_index", True),
 }
-
-
-class OpenAIResponsesStrategy:
-    """The OpenAI Responses format: ``response.*`` events in, the ``response`` object out."""
-
-    name = _NAME
-    leaks_into_text = True
-
-    # -- recognition --------------------------------------------------------------------
-    def recognizes(self, shape: object) -> bool:
-        """A ``response.*`` event, a Responses ``error`` event, or an assembled response."""
-        try:
-            if not isinstance(shape, dict):
-                return False
-            kind = shape.get("type")
-            if isinstance(kind, str):
-                if kind.startswith("response."):
-                    return True
-                if kind == "error":
-                    # Responses error events carry a sequence_number or a top-level
-                    # message/code; Anthropic's error event has only a nested `error`.
-                    return any(k in shape for k in ("sequence_number", "message", "code"))
-                return False
-            return shape.get("object") == "response" and isinstance(shape.get("output"), list)
-        except Exception:
-            return False
-
-    def is_done(self, chunk: object) -> bool:
-        """True on ``response.completed`` and ``response.incomplete``."""
-        return isinstance(chunk, dict) and chunk.get("type") in _FINAL
-
-    # -- reassembly ---------------------------------------------------------------------
-    def accumulate(self, acc: Accumulator, chunk: object) -> str:
-        """Fold one event into the response; return the output text it added."""
-        if isinstance(chunk, str) and chunk.strip() == "[DONE]":
-            return ""  # the sentinel some proxies add; any other text is an event left unparsed
-        if not isinstance(chunk, dict):
-            raise MalformedChunk(f"{_NAME}: an event must be a dict or \"[DONE]\", got {describe(chunk)}")
-        kind = chunk.get("type")
-        if not isinstance(kind, str):
-            raise MalformedChunk(f"{_NAME}: event without a string 'type': {describe(chunk)}")
-        if kind == "error":
-            raise StreamError(_error_text(chunk, chunk), payload=chunk)
-        if kind == "response.failed":
-            response = chunk.get("response")
-            err = response.get("error") if isinstance(response, dict) else None
-            raise StreamError(_error_text(err, chunk, "response.failed"), payload=chunk)
-        handler = _HANDLERS.get(kind)
-        # unknown or purely informative events (web_search_call.*, ...) change nothing
-        return "" if handler is None else handler(acc, chunk, kind)
-
-    # -- reading the message ------------------------------------------------------------
-    def content_text(self, message: object) -> str:
-        """Every ``output_text`` part of every ``message`` item, in order."""
-        return "".join(_texts(_output(message)))
-
-    def extract(self, message: object) -> list[ToolCall]:
-        """One call per ``function_call`` / ``custom_tool_call`` item, in output order.
-
-        A response whose ``status`` is ``incomplete`` was cut (``max_output_tokens``, the
-        content filter): none of its calls is executable, finished items included, since the
-        turn the model meant did not end (docs/spec.md, "Where not finished lives").
-        """
-        items = _output(message)
-        calls = [_call(item) for item in items if isinstance(item, dict) and item.get("type") in _CALL_TYPES]
-        if isinstance(message, dict) and message.get("status") == "incomplete":
-            calls = [c if c.error else replace(c, error=_CUT) for c in calls]
-        return calls
-
-    def forming_name(self, message: object) -> str | None:
-        """The name of the first call item, or None."""
-        try:
-            for item in _output(message):
-                if isinstance(item, dict) and item.get("type") in _CALL_TYPES:
-                    name = item.get("name")
-                    return name if isinstance(name, str) else None
-        except ValueError:
-            pass
-        return None
-
-    def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
-        """The output items replayed as input items, then one tool output per record.
-
-        A call item without a name, a call_id or a string of arguments (input, for a custom
-        tool) was never executable, and the API refuses it as input: it is left out.
-        """
-        items = _output(message)
-        kinds: dict[str, str] = {}
-        records = require_records(records, self.name)
-        replay: list[dict] = []
-        for item in items:
-            if not isinstance(item, dict):
-                continue
-            if item.get("type") in _CALL_TYPES:
-                if not _replayable(item):
-                    continue
-                kinds.setdefault(item["call_id"], item["type"])
-            replay.append(_drop_none(item))
-        for record in records:
-            call_id = record.call.id
-            if call_id not in kinds:
-                raise ValueError(
-                    f"{_NAME}: record for {record.call.name!r} has id {call_id!r}, which is not the "
-                    f"call_id of any call item in the message (known: {sorted(kinds)})"
-                )
-            kind = _OUTPUT_TYPES[kinds[call_id]]
-            replay.append({"type": kind, "call_id": call_id, "output": record.result})
-        return replay
 
 
 # ---------------------------------------------------------------------------- lifecycle
@@ -547,106 +395,3 @@ def _expect_type(item: dict, item_type: str, kind: str) -> None:
 def _tail(shown: str, full: str) -> str:
     """The part of ``full`` not yet shown, when what was shown is its prefix."""
     return full[len(shown):] if full.startswith(shown) else ""
-
-
-def _part_texts(parts: list, acc: Accumulator | None = None) -> list[str]:
-    out = []
-    for part in parts:
-        if isinstance(part, dict) and part.get("type") == "output_text":
-            text = acc.text(part, "text") if acc is not None else None
-            if text is None:
-                text = part.get("text")
-            if isinstance(text, str):
-                out.append(text)
-    return out
-
-
-def _texts(output: list, acc: Accumulator | None = None) -> list[str]:
-    """The output_text strings of the message items (live pieces when ``acc`` is given)."""
-    out: list[str] = []
-    for item in output:
-        if isinstance(item, dict) and item.get("type") == "message" and isinstance(item.get("content"), list):
-            out.extend(_part_texts(item["content"], acc))
-    return out
-
-
-def _output(message: object) -> list:
-    message = to_wire(message)
-    if not isinstance(message, dict):
-        raise ValueError(f"{_NAME}: expected a response object (dict), got {describe(message)}")
-    output = message.get("output")
-    if output is None:
-        return []
-    if not isinstance(output, list):
-        raise ValueError(f"{_NAME}: the response's 'output' is not a list: {describe(output)}")
-    return output
-
-
-def _call(item: dict) -> ToolCall:
-    name = item.get("name") if isinstance(item.get("name"), str) else ""
-    call_id = item.get("call_id") if isinstance(item.get("call_id"), str) else None
-    custom = item.get("type") == "custom_tool_call"
-    raw = item.get("input" if custom else "arguments")
-    raw_text = raw if isinstance(raw, str) else None
-
-    def broken(reason: str) -> ToolCall:
-        return ToolCall(name=name, arguments={}, id=call_id, raw_arguments=raw_text, error=reason)
-
-    status = item.get("status")
-    if status not in (None, "completed"):
-        return broken(f"the {item.get('type')} item has status {status!r}: the call did not finish")
-    if not name:
-        return broken(f"the {item.get('type')} item has no name")
-    if call_id is None:
-        return broken(f"the {item.get('type')} item has no call_id, so its result cannot be sent back")
-    if raw_text is None:
-        field = "input" if custom else "arguments"
-        return broken(f"the {item.get('type')} item's {field} is {type(raw).__name__}, not a string")
-    if custom:
-        return ToolCall(name=name, arguments={"input": raw_text}, id=call_id, raw_arguments=raw_text)
-    if not raw_text.strip():
-        return ToolCall(name=name, arguments={}, id=call_id, raw_arguments=raw_text)
-    try:
-        args = json.loads(raw_text, parse_constant=reject_json_constant)
-    except ValueError as exc:
-        return broken(f"arguments are not valid JSON: {exc}")
-    if not isinstance(args, dict):
-        return broken(f"arguments are a JSON {_JSON_TYPES.get(type(args), 'value')}, not an object")
-    return ToolCall(name=name, arguments=args, id=call_id, raw_arguments=raw_text)
-
-
-def _replayable(item: dict) -> bool:
-    """Has the call item what a request's call item needs: a name, a call_id, string arguments?"""
-    raw = item.get("input" if item.get("type") == "custom_tool_call" else "arguments")
-    name, call_id = item.get("name"), item.get("call_id")
-    return isinstance(name, str) and bool(name) and isinstance(call_id, str) and isinstance(raw, str)
-
-
-_JSON_TYPES = {list: "array", str: "string", int: "number", float: "number", bool: "boolean", type(None): "null"}
-
-
-def _drop_none(value: Any) -> Any:
-    """A copy without None-valued keys: request items omit what the response left null."""
-    if isinstance(value, dict):
-        return {k: _drop_none(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [_drop_none(v) for v in value]
-    return value
-
-
-def _error_text(source: Any, chunk: dict, where: str = "error event") -> str:
-    """A one-line summary of a provider error: code and message, wherever they sit."""
-    message = code = None
-    nested = source.get("error") if isinstance(source, dict) else None
-    for place in (nested, source):
-        if isinstance(place, dict):
-            message = message or _str(place.get("message"))
-            code = code or _str(place.get("code"))
-    if isinstance(nested, dict):
-        code = code or _str(nested.get("type"))
-    detail = f"{code}: {message}" if code and message else (message or code or describe(chunk))
-    return f"{_NAME}: the provider reported an error ({where}): {detail}"
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
