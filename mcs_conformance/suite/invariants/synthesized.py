@@ -2,7 +2,7 @@
 and forming_name grows on every cut of a rendered or synthesized stream (NAME-002).
 
 A native wire's calls are written through its descriptor's ``call_channel``
-(:mod:`mcs_conformance.synthesize`), a text format's through its own ``render``. The
+(:mod:`mcs_conformance.suite.synthesize`), a text format's through its own ``render``. The
 written calls are the expectation: the project's tests prove with the official SDKs that
 the provider's stream=false message for such a stream holds exactly them.
 """
