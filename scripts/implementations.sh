@@ -9,7 +9,7 @@
 #                                                project's virtualenv ($MCS_VENV or .venv),
 #                                                without COST and the random SPLIT-003 and
 #                                                NOISE-002 (the slow part), no reproductions
-#                                                (tests/test_reproductions.py runs those CI can),
+#                                                (tests/project/test_reproductions.py runs those CI can),
 #                                                then `check` (no rewrite, no results written)
 #
 # Per harness: `mcs-conformance check MODULE:ATTR` with CI=true (hypothesis profile ci), -n 2,

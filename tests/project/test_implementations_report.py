@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WRITE = "python scripts/implementations_report.py write"
 RETRIAGE = "python scripts/implementations_report.py retriage"
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 REPRO = ROOT / "harnesses" / "repro"
 SCRIPTS = sorted(p for p in REPRO.glob("*.py") if not p.name.startswith("_"))
 FORBIDDEN_MODULES = {"mcs_conformance", "harnesses", "_replay"}
