@@ -245,10 +245,10 @@ def test_every_entry_names_a_broken_strategy_with_its_bug_class() -> None:
 @pytest.mark.parametrize("entry", [e for e in ZOO if not e.check.startswith("GOLDEN-")], ids=lambda e: e.id)
 def test_suite_fails_broken_strategy(entry: Entry, run_suite) -> None:
     if entry.level == "reference":
+        # reported as a difference from the reference's choice; that --mcs-gate=reference then
+        # fails such an item is the gate's own rule (tests/suite/test_independent.py)
         relaxed = run_suite(_spec(entry.strategy), [entry.check], _cases(entry))
         assert _nodeid(entry) in relaxed.passed and "differs from the reference's choice" in relaxed.output, relaxed.output[-3000:]
-        strict = run_suite(_spec(entry.strategy), [entry.check], _cases(entry), "--mcs-gate=reference")
-        assert _nodeid(entry) in strict.failed, strict.output[-3000:]
         return
     attempts = TIMED_ATTEMPTS if entry.check.startswith("COST-") else 1
     for _ in range(attempts):
