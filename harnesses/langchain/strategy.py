@@ -13,8 +13,9 @@ transport; nothing is sent anywhere.
 
 Glue choices (everything the adapter decides itself):
 
-* Live stream: each buffer's ``llm.stream(...)`` runs in a worker thread of its own whose
-  response body is an iterator fed one chunk's bytes per ``accumulate``; ``accumulate``
+* Live stream: each buffer's ``llm.stream(...)`` runs in a worker thread of its own
+  (``_threaded.LiveStream``, shared with the litellm adapter) whose response body is an
+  iterator fed one chunk's bytes per ``accumulate``; ``accumulate``
   hands the bytes over and waits until LangChain asks for more (it has then yielded and
   summed every ``AIMessageChunk`` those bytes hold), so only one side ever runs (nothing is
   re-run per read; the worker's CPU time is the process's, which the COST checks measure).
@@ -64,9 +65,7 @@ Glue choices (everything the adapter decides itself):
 
 from __future__ import annotations
 
-import queue
 import threading
-import weakref
 from typing import Any
 
 from langchain_core.messages import AIMessageChunk
@@ -75,7 +74,7 @@ from langchain_openai import ChatOpenAI
 
 from mcs_conformance import Accumulator, ToolCall
 
-from .. import _glue, _wire
+from .. import _glue, _threaded, _wire
 
 __all__ = ["LangChainOpenAIStrategy"]
 
@@ -103,55 +102,36 @@ def _llm() -> ChatOpenAI:
 
 
 class _Live:
-    """One ``llm.stream()`` running in a worker thread, fed bytes by ``feed``."""
+    """One ``llm.stream()`` of a buffer, live (``_threaded.LiveStream``): its worker sums the
+    yielded chunks; ``feed`` returns the display text of the chunks those bytes gave, and
+    raises, at the chunk being read, what LangChain raised."""
 
     def __init__(self) -> None:
-        self.pieces: queue.SimpleQueue = queue.SimpleQueue()
-        self.hungry = threading.Semaphore(0)
-        self.out: dict[str, Any] = {"full": None, "text": [], "error": None, "ended": False}
-        thread = threading.Thread(target=_run, args=(self.pieces, self.hungry, self.out), daemon=True)
-        thread.start()
-        self._wait()
-        weakref.finalize(self, self.pieces.put, None)  # the buffer is gone: end the body
+        self.out: dict[str, Any] = {"full": None, "text": []}
+        out = self.out
 
-    def _wait(self) -> None:
-        if not self.hungry.acquire(timeout=_WAIT):
-            raise RuntimeError(f"{_WHO}: LangChain's stream neither yielded nor read within {_WAIT:g} s")
+        def loop(body: Any) -> None:
+            _HERE.response = ("text/event-stream", body)
+            try:
+                for chunk in _llm().stream(_PROMPT):
+                    out["full"] = chunk if out["full"] is None else out["full"] + chunk
+                    if isinstance(chunk.content, str) and chunk.content:
+                        out["text"].append(chunk.content)
+            finally:
+                _HERE.response = None
+
+        self.stream = _threaded.LiveStream(loop, "langchain-stream", wait=_WAIT)
+        self.reported = False
 
     def feed(self, data: bytes) -> str:
-        out = self.out
-        if out["ended"]:
+        if self.stream.finished:
             return ""
-        out["text"] = []
-        self.pieces.put(data)
-        self._wait()
-        if out["error"] is not None:
-            error, out["error"] = out["error"], None
-            raise error
-        return "".join(out["text"])
-
-
-def _run(pieces: queue.SimpleQueue, hungry: threading.Semaphore, out: dict) -> None:
-    def body():
-        while True:
-            hungry.release()  # everything handed over so far is read: ask for more
-            data = pieces.get()
-            if data is None:
-                return
-            yield data
-
-    _HERE.response = ("text/event-stream", body())
-    try:
-        for chunk in _llm().stream(_PROMPT):
-            out["full"] = chunk if out["full"] is None else out["full"] + chunk
-            if isinstance(chunk.content, str) and chunk.content:
-                out["text"].append(chunk.content)
-    except BaseException as exc:  # raised at the chunk whose bytes LangChain was reading
-        out["error"] = exc
-    finally:
-        out["ended"] = True
-        _HERE.response = None
-        hungry.release()
+        self.out["text"] = []
+        self.stream.feed(data)
+        if self.stream.raised is not None and not self.reported:
+            self.reported = True
+            raise self.stream.raised
+        return "".join(self.out["text"])
 
 
 class LangChainOpenAIStrategy(_glue.ChatAdapter):

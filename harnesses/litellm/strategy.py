@@ -18,8 +18,9 @@ Glue choices (everything the adapter decides itself):
   litellm.completion(..., stream=True)`` over a response body that waits for bytes;
   ``accumulate`` hands it the chunk's SSE bytes and waits until litellm asks for more (or its
   loop has ended), so litellm has read exactly the chunks fed so far, each once, as from a
-  live connection. The thread stops when the buffer is dropped (a private ``BaseException``
-  from the body, which no ``except Exception`` of litellm or the SDK catches).
+  live connection (``_threaded.LiveStream``, shared with the LangChain adapter). The thread
+  stops when the buffer is dropped (a private ``BaseException`` from the body, which no
+  ``except Exception`` of litellm or the SDK catches).
 * The message is ``litellm.stream_chunk_builder`` over the chunks the wrapper has yielded so
   far, run when the message is read (``_glue.lazy_root``: nothing per chunk, so COST measures
   litellm): the chunks a litellm user holds at that point of the stream.
@@ -79,9 +80,7 @@ import copy
 import json
 import logging
 import os
-import queue
 import threading
-import weakref
 from collections import OrderedDict
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -95,7 +94,7 @@ import openai  # noqa: E402
 
 from mcs_conformance import Accumulator, ToolCall, ToolCallRecord  # noqa: E402
 
-from .. import _glue, _wire  # noqa: E402
+from .. import _glue, _threaded, _wire  # noqa: E402
 
 litellm.suppress_debug_info = True
 litellm.disable_streaming_logging = True
@@ -107,72 +106,20 @@ _WHO = "litellm"
 _MARK = "mcs_litellm"
 _MODEL = "openai/gpt-4o"
 _MESSAGES = [{"role": "user", "content": "What should I call?"}]
-_WAIT = 120.0  # seconds litellm may take over one chunk before the read reports it as stuck
-_END, _CLOSE = object(), object()
-
-
-class _Gone(BaseException):
-    """The buffer was dropped while its stream was open: the worker stops (no ``except
-    Exception`` of litellm or the SDK catches it)."""
-
-
-class _Pipe:
-    """What the stream's worker thread and the buffer share: the bytes not yet read, the
-    chunks litellm yielded, what it raised, and whether it waits for bytes (``settled``)."""
-
-    def __init__(self) -> None:
-        self.bytes: queue.SimpleQueue = queue.SimpleQueue()
-        self.settled = threading.Event()
-        self.chunks: list = []
-        self.raised: BaseException | None = None
-        self.finished = False
-
-    def body(self):
-        """The response body: each piece as it is fed; it ends after "[DONE]"."""
-        while True:
-            self.settled.set()
-            piece = self.bytes.get()
-            if piece is _END:
-                return
-            if piece is _CLOSE:
-                raise _Gone()
-            yield piece
-
-    def run(self) -> None:
-        _local.pipe = self
-        try:
-            for chunk in litellm.completion(model=_MODEL, messages=_MESSAGES, stream=True, client=_client()):
-                self.chunks.append(chunk)
-        except _Gone:
-            pass
-        except Exception as exc:  # litellm's stream raised: what a litellm user's loop gets
-            self.raised = exc
-        finally:
-            self.finished = True
-            self.settled.set()
-
-
 class _Live:
-    """litellm's stream of one buffer, live: a worker thread runs ``for chunk in
-    litellm.completion(..., stream=True)`` over a body that waits for the bytes fed."""
+    """litellm's stream of one buffer, live (``_threaded.LiveStream``): its worker runs ``for
+    chunk in litellm.completion(..., stream=True)`` and keeps the chunks yielded."""
 
     def __init__(self) -> None:
-        self.pipe = pipe = _Pipe()
-        weakref.finalize(self, pipe.bytes.put, _CLOSE)
-        threading.Thread(target=pipe.run, name="litellm-stream", daemon=True).start()
-        self._settle()
+        self.chunks: list = []
+        chunks = self.chunks
 
-    def feed(self, piece: Any) -> None:
-        if self.pipe.finished:
-            return  # the stream is over (after "[DONE]", or litellm raised): later bytes are not read
-        self.pipe.settled.clear()
-        self.pipe.bytes.put(piece)
-        self._settle()
+        def loop(body: Any) -> None:
+            _local.body = body
+            for chunk in litellm.completion(model=_MODEL, messages=_MESSAGES, stream=True, client=_client()):
+                chunks.append(chunk)
 
-    def _settle(self) -> None:
-        if not self.pipe.settled.wait(_WAIT) and self.pipe.raised is None:
-            self.pipe.raised = TimeoutError(f"litellm took more than {_WAIT:.0f} s over one chunk")
-            self.pipe.finished = True
+        self.stream = _threaded.LiveStream(loop, "litellm-stream")
 
 
 _local = threading.local()
@@ -182,9 +129,9 @@ _CLIENT: openai.OpenAI | None = None
 def _answer(request: Any) -> Any:
     """The fake endpoint: a live stream's body for the worker of a stream, else the JSON body
     set for the ``stream=false`` call made on this thread."""
-    pipe = getattr(_local, "pipe", None)
-    if pipe is not None:
-        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=pipe.body())
+    body = getattr(_local, "body", None)
+    if body is not None:
+        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body)
     return httpx2.Response(200, headers={"content-type": "application/json"}, content=_local.json)
 
 
@@ -210,14 +157,14 @@ class LiteLLMStrategy(_glue.ChatAdapter):
         if "live" not in state:
             state.update(live=_Live(), keys=set(), call_keys=set())
         if isinstance(chunk, str) and chunk.strip() == "[DONE]":
-            state["live"].feed(_wire.sse_body(["[DONE]"]))
-            state["live"].feed(_END)
+            state["live"].stream.feed(_wire.sse_body(["[DONE]"]))
+            state["live"].stream.end()
             _glue.lazy_root(acc, lambda: _render(state))
             return ""
         _glue.chat_chunk(chunk, _WHO)
         deltas = _glue.choice0_deltas(chunk)
         _glue.note_keys(deltas, state["keys"], state["call_keys"])
-        state["live"].feed(_wire.sse_body([chunk]))
+        state["live"].stream.feed(_wire.sse_body([chunk]))
         _glue.lazy_root(acc, lambda: _render(state))
         return "".join(d["content"] for d in deltas if isinstance(d.get("content"), str))
 
@@ -278,10 +225,11 @@ def _completion(message: dict) -> dict:
 
 
 def _render(state: dict) -> Any:
-    pipe = state["live"].pipe
-    if pipe.raised is not None:
-        return {"mcs_error": f"litellm's stream raised {type(pipe.raised).__name__}: {_first_line(pipe.raised)}"}
-    chunks = list(pipe.chunks)
+    live = state["live"]
+    if live.stream.raised is not None:
+        raised = live.stream.raised
+        return {"mcs_error": f"litellm's stream raised {type(raised).__name__}: {_first_line(raised)}"}
+    chunks = list(live.chunks)
     if not any(c.get("choices") for c in chunks):
         return {}
     try:
