@@ -416,17 +416,6 @@ def records_for(calls: Iterable[ToolCall]) -> list[Any]:
             for i, c in enumerate(executable)]
 
 
-def given_run(subject: Subject, strategy: Any, test: Callable[[Any], None]) -> None:
-    """Run ``test`` under hypothesis with the subject's profile; the shrunk failure propagates."""
-    from hypothesis import given, settings
-
-    profile = subject.settings.get("hypothesis")
-    wrapped = given(strategy)(lambda value: test(value))
-    if profile is not None:
-        wrapped = settings(profile)(wrapped)
-    wrapped()
-
-
 def positional_prefix_violation(got: list[ToolCall], final: list[dict[str, Any]]) -> str | None:
     """Why ``got`` (calls from a prefix) breaks PREFIX against ``final``, or None when it does not."""
     view = calls_view(got)

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from ...corpus_tools.corpus import Case
 from ...reference.extraction import extract_calls
-from .base import Failure, Subject, calls_view, check, expect_part, given_run, part_level
+from .base import Failure, Subject, calls_view, check, expect_part, part_level
+from .hypothesis_run import given_run
 
 
 def _applies(s: Subject, c: Case | None) -> bool:

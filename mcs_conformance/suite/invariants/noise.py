@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ...corpus_tools.corpus import Case
 from ..generators import LEVELS, noise_level, noise_slots, with_noise
-from .base import Subject, check, given_run
+from .base import Subject, check
+from .hypothesis_run import given_run
 from .split import same_outcome
 
 _GATE = ("must", "should")  # the levels NOISE-002 draws from; reference items are tried by NOISE-001

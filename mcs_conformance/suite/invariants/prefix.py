@@ -18,10 +18,10 @@ from .base import (
     expect_part,
     extract_unclaimed,
     feed_all,
-    given_run,
     positional_prefix_violation,
     same,
 )
+from .hypothesis_run import given_run
 
 
 @check(

@@ -8,7 +8,8 @@ from ...corpus_tools.corpus import Case
 from ...reference.errors import UnrecognizedStream
 from ..generators import json_values
 from ...reference.wire import describe
-from .base import Failure, Subject, check, given_run, part_level
+from .base import Failure, Subject, check, part_level
+from .hypothesis_run import given_run
 
 
 def _string_kind(subject: Subject, fmt: str | None) -> bool:

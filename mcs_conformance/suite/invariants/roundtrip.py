@@ -11,7 +11,8 @@ from ...reference.buffer import LLMStreamBuffer
 from ..generators import carry_text, tool_calls
 from ..synthesize import render_delimiters
 from ...reference.protocol import ToolCall
-from .base import Failure, Subject, calls_view, check, given_run
+from .base import Failure, Subject, calls_view, check
+from .hypothesis_run import given_run
 
 
 def _renders(s: Subject, c: object) -> bool:

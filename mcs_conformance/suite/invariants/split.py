@@ -6,7 +6,8 @@ from typing import Any
 
 from ...corpus_tools.corpus import Case
 from ..generators import Derived, char_split, merged, rechunked
-from .base import Failure, Subject, check, given_run, outcome, same
+from .base import Failure, Subject, check, outcome, same
+from .hypothesis_run import given_run
 
 _RECIPE_LINES = 8
 

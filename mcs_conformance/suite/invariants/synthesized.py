@@ -19,7 +19,8 @@ from ...reference.extraction import extract_calls
 from ..generators import tool_calls
 from ...reference.protocol import ToolCall
 from ..synthesize import Synthesized, render_delimiters, synthesized_streams
-from .base import Failure, Subject, calls_view, check, given_run, same
+from .base import Failure, Subject, calls_view, check, same
+from .hypothesis_run import given_run
 from .name import growth_problem
 
 _RECIPE_LINES = 10
