@@ -61,6 +61,15 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
                 hint = " (to use the bundled descriptors, add --with-bundled)"
             print(f"error: {exc}{hint}", file=sys.stderr)
             return 1
+        from .corpus_tools.lint import lint_corpus
+
+        findings = lint_corpus(corpus)
+        for finding in findings:
+            print(f"error: {finding}", file=sys.stderr)
+        if findings:
+            print(f"{len(findings)} descriptor mistake(s): the checks that read through these fields would blame the "
+                  "strategy for them", file=sys.stderr)
+            return 1
         print(f"ok: {len(corpus.cases)} cases and {len(corpus.descriptors)} descriptors are valid ({corpus.content_hash})")
         return 0
     if args.corpus_cmd == "list":
@@ -204,7 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     co = sub.add_parser("corpus", help="validate, list, import or diff corpus cases")
     csub = co.add_subparsers(dest="corpus_cmd", required=True)
-    v = csub.add_parser("validate", help="validate corpus folders (default: the bundled corpus)")
+    v = csub.add_parser("validate", help="validate corpus folders (default: the bundled corpus): the schemas, then "
+                                         "descriptor paths that select nothing in any case (corpus_tools/lint.py)")
     v.add_argument("dirs", nargs="*")
     v.add_argument("--with-bundled", action="store_true", help="validate the folders together with the bundled corpus")
     li = csub.add_parser("list", help="list case ids, tags and provenance counts")
