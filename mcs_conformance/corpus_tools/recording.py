@@ -3,7 +3,8 @@
 One capture is one folder (written by :class:`CaptureWriter`, read by :func:`load_capture`)::
 
     20261201T101500Z-0001-openai-chat/
-      request.json     method, url, headers, body; secrets replaced (see redaction.py)
+      request.json     method, url, headers, body; secrets replaced (see redaction.py), also
+                       those first seen in the response
       response.sse     the response body as received (content-encoding removed); the name
                        follows the content type: .sse, .jsonl, .json, .txt or .bin
       meta.json        status, reason, response headers (redacted), started/finished (UTC),
@@ -145,6 +146,10 @@ class _Decoder:
 class CaptureWriter:
     """One capture folder being written: the request at once, the body as it arrives, meta.json at the end.
 
+    Every file is scrubbed of every secret learned on either side, in whatever order: request.json
+    is written again when the response head brings a new one, the body and meta.json are
+    scrubbed when the capture closes.
+
     Thread-safe for one request; :meth:`close` may be called more than once (the first wins).
     """
 
@@ -165,7 +170,9 @@ class CaptureWriter:
         self.redactor = Redactor()
         req_headers = self.redactor.headers(headers, "request")
         safe_url = self.redactor.url(url)
-        body, scrubbed = self.redactor.scrub_bytes(body)  # a secret echoed in the body (after the headers are read)
+        parsed = _request_body(body, req_headers.get("content-type", ""))
+        if "body" in parsed:
+            parsed["body"] = self.redactor.json_body(parsed["body"], "request")
         self.format = fmt or format_of_url(url)
         self.folder = _new_folder(Path(out), self.format)
         parts = urlsplit(safe_url)
@@ -177,20 +184,40 @@ class CaptureWriter:
             "started": _now(),
             "status": None,
         }
-        if scrubbed:
-            self.meta["scrubbed"] = {"request_body": scrubbed}
-        request = {"method": method.upper(), "url": safe_url, "headers": req_headers,
-                   **_request_body(body, req_headers.get("content-type", ""))}
-        (self.folder / "request.json").write_text(json.dumps(request, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        # kept unscrubbed in memory: request.json is written again whenever a secret is learned later
+        self._request: dict[str, Any] = {"method": method.upper(), "url": safe_url, "headers": req_headers, **parsed}
+        self._known = -1
+        self._write_request()
         self._file: Any = None
         self._decoder: _Decoder | None = None
         self._size = 0
+
+    def _write_request(self) -> None:
+        """(Re)write request.json scrubbed with every secret known so far; once per new secret.
+
+        A secret may first show up in the response (an organisation id the upstream sends back
+        while the client sent none): the request written before it arrived is written again."""
+        if len(self.redactor.secrets) == self._known:
+            return
+        self._known = len(self.redactor.secrets)
+        request, _ = self.redactor.scrub_value(self._request)
+        body = self._request.get("body_base64")
+        scrubbed = 0
+        if body is not None:
+            data, scrubbed = self.redactor.scrub_bytes(base64.b64decode(body))
+            request["body_base64"] = base64.b64encode(data).decode("ascii")
+        else:
+            _, scrubbed = self.redactor.scrub_value({k: v for k, v in self._request.items() if k in ("body", "body_text")})
+        if scrubbed:
+            self.meta.setdefault("scrubbed", {})["request_body"] = scrubbed
+        (self.folder / "request.json").write_text(json.dumps(request, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
     def response(self, status: int, reason: str, headers: Iterable[tuple[str, str]]) -> None:
         """The response head: status, reason and headers (redacted); opens the body file."""
         with self._lock:
             redacted = self.redactor.headers(headers, "response")
             self.meta.update(status=status, reason=reason, headers=redacted)
+            self._write_request()  # a secret first seen in these headers leaves request.json too
             name = _body_file(redacted.get("content-type", ""))
             self.meta["body_file"] = name
             self._decoder = _Decoder(redacted.get("content-encoding", ""))
@@ -222,8 +249,10 @@ class CaptureWriter:
                 self._file.write(self._decoder.flush())  # type: ignore[union-attr]
                 self._file.close()
                 self._finish_body()
+            self._write_request()
             self.meta["redacted"] = sorted(set(self.redactor.removed))
-            (self.folder / "meta.json").write_text(json.dumps(self.meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            meta, _ = self.redactor.scrub_value(self.meta)  # a reason or an error may echo a secret too
+            (self.folder / "meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
             return self.folder
 
     def _finish_body(self) -> None:

@@ -4,9 +4,13 @@ A header or query parameter is secret when one of the words of its name (split a
 ``_`` and ``.``) is a credential word: ``Authorization``, ``x-api-key``, ``api-key``,
 ``Cookie``/``Set-Cookie``, ``OpenAI-Organization``, ``OpenAI-Project``,
 ``anthropic-organization-id``, ``?key=``, ``access_token`` ... Its value becomes
-``[REDACTED]`` (``Bearer [REDACTED]`` keeps the scheme). Every secret value found is also
-remembered, so that the same string is scrubbed wherever else it shows up (a request body,
-the response). The rule errs on the side of removing: ``Idempotency-Key`` is replaced too.
+``[REDACTED]`` (``Bearer [REDACTED]`` keeps the scheme). A top-level field of a JSON request
+body named for a credential (``api_key``, ``access_token``, ``prompt_cache_key``) is replaced
+the same way; nested fields are left alone, they are messages and tool inputs, not the API's
+own parameters. Every secret value found is also remembered, so that the same string is
+scrubbed wherever else it shows up (the request, the response, the capture's meta data),
+whichever side it was first seen on. The rule errs on the side of removing:
+``Idempotency-Key`` is replaced too.
 """
 
 from __future__ import annotations
@@ -15,9 +19,10 @@ import base64
 import binascii
 import re
 from collections.abc import Iterable
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-__all__ = ["REDACTED", "Redactor", "is_secret_name"]
+__all__ = ["REDACTED", "Redactor", "is_secret_field", "is_secret_name"]
 
 REDACTED = "[REDACTED]"
 
@@ -25,6 +30,11 @@ _WORDS = frozenset({
     "auth", "authorization", "apikey", "key", "token", "secret", "password", "passwd", "credential",
     "credentials", "cookie", "cookie2", "session", "sessionid", "organization", "organisation", "org",
     "project", "signature", "sig",
+})
+# a JSON body field: only the credential words (a body's "session" or "project" is data, not an account id)
+_FIELD_WORDS = frozenset({
+    "auth", "authorization", "apikey", "key", "token", "secret", "password", "passwd", "credential",
+    "credentials", "cookie",
 })
 _SPLIT = re.compile(r"[-_.\s]+")
 _SCHEME = re.compile(r"^(Bearer|Basic|Token|Digest)\s+(\S.*)$", re.IGNORECASE)
@@ -34,6 +44,12 @@ _MIN_SCRUB = 8  # shorter values are replaced where they are named, but not sear
 def is_secret_name(name: str) -> bool:
     """Does a header or query parameter of this name carry a credential or an account id?"""
     return any(word in _WORDS for word in _SPLIT.split(name.lower()) if word)
+
+
+def is_secret_field(name: str) -> bool:
+    """Does a top-level field of this name in a JSON request body carry a credential?"""
+    words = [w for w in _SPLIT.split(re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()) if w]
+    return any(word in _FIELD_WORDS for word in words) or "apikey" in "".join(words)
 
 
 class Redactor:
@@ -80,6 +96,35 @@ class Redactor:
                 kept.append((name, value))
             query = urlencode(kept, safe="[]")
         return self.scrub_text(urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment)))[0]
+
+    def json_body(self, body: Any, where: str) -> Any:
+        """A JSON body with its top-level credential fields replaced (their values remembered)."""
+        if not isinstance(body, dict):
+            return body
+        out = dict(body)
+        for name, value in body.items():
+            if isinstance(value, str) and is_secret_field(name):
+                self._remember(value)
+                out[name] = REDACTED
+                self.removed.append(f"{where} body field {name}")
+        return out
+
+    def scrub_value(self, value: Any) -> tuple[Any, int]:
+        """A JSON value with every remembered secret replaced in its strings (keys too), and how many."""
+        if isinstance(value, str):
+            return self.scrub_text(value)
+        if isinstance(value, list):
+            items = [self.scrub_value(v) for v in value]
+            return [v for v, _ in items], sum(n for _, n in items)
+        if isinstance(value, dict):
+            out: dict[Any, Any] = {}
+            total = 0
+            for k, v in value.items():
+                key, n = self.scrub_value(k) if isinstance(k, str) else (k, 0)
+                out[key], m = self.scrub_value(v)
+                total += n + m
+            return out, total
+        return value, 0
 
     def scrub_text(self, text: str) -> tuple[str, int]:
         """``text`` with every remembered secret replaced, and how many replacements were made."""
