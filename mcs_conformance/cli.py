@@ -95,7 +95,7 @@ def _cmd_corpus_import(args: argparse.Namespace) -> int:
     try:
         case = import_capture(
             args.format, Path(args.capture), case_id=args.id, description=args.description,
-            provenance={k: v for k, v in given.items() if v}, tags=args.tag,
+            provenance={k: v for k, v in given.items() if v}, tags=args.tag, local=args.local,
         )
     except ImportProblem as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -232,6 +232,9 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("--license", required=True, help="the SPDX id of the capture's license (Apache-2.0, MIT, ...)")
     im.add_argument("--commit", help="the full commit id (40 hex digits) the capture is kept at, required unless "
                                      "--kind synthetic; a committed capture folder brings it")
+    im.add_argument("--local", action="store_true",
+                    help="the capture is kept in no repository (no remote, no commit): the case's provenance says "
+                         "source 'local' and names the capture in path")
     im.add_argument("--model", help="default for a capture folder: the model the stream or request names")
     im.add_argument("--captured", help="capture date, YYYY-MM-DD (default for a capture folder: its date)")
     im.add_argument("--why", help="for synthetic cases: why no recording covers this")

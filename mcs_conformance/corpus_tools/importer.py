@@ -5,7 +5,9 @@ the case's ``expect`` (the SDK's stream=false message, its calls, content text),
 A capture is a raw SSE or JSONL file, or a capture folder written by ``mcs-conformance
 record`` or the recording transport (recording.py); a folder brings its format (from the
 request path) and its provenance (capture date, model, and, when the folder is committed
-in a git repository, the repository, commit and path).
+in a git repository, the repository, commit and path). A capture kept in no repository is
+imported with ``local=True`` (``--local``): its provenance says ``source: "local"`` and names
+the capture's folder or file in ``path``; it has no commit to trace it by.
 """
 
 from __future__ import annotations
@@ -31,14 +33,25 @@ class ImportProblem(ValueError):
     """The capture cannot be turned into a case; the message says why."""
 
 
-def import_capture(fmt: str | None, path: Path, *, provenance: dict[str, Any], **fields: Any) -> dict[str, Any]:
+LOCAL = "local"  # provenance.source of a capture kept in no repository
+
+
+def import_capture(fmt: str | None, path: Path, *, provenance: dict[str, Any], local: bool = False,
+                   **fields: Any) -> dict[str, Any]:
     """Read a capture (folder, SSE or JSONL file) and build a case (see :func:`build_case`).
 
     ``fmt`` may be None for a capture folder whose request path names its format. The
-    provenance given wins over what the folder supplies.
+    provenance given wins over what the folder supplies. ``local``: the capture is kept in
+    no repository (no remote, no commit); the case says so (``source: "local"``).
     """
     path = Path(path)
     provenance = dict(provenance)
+    if local:
+        given = [f"--{k}" for k in ("source", "commit") if provenance.get(k)]
+        if given:
+            raise ImportProblem(f"{path}: --local is for a capture kept in no repository; it cannot go with "
+                                f"{' and '.join(given)}")
+        provenance.update(source=LOCAL, path=path.resolve().name)
     if path.is_dir():
         if not is_capture(path):
             raise ImportProblem(f"{path}: a folder, but not a capture (it needs request.json and meta.json)")
@@ -53,7 +66,7 @@ def import_capture(fmt: str | None, path: Path, *, provenance: dict[str, Any], *
                                 f"{capture.request.get('url')!r}; pass --format")
         scrubbed = bool((capture.meta.get("scrubbed") or {}).get("response_body"))
         found = {"kind": "sanitized" if scrubbed else "recorded", "captured": capture.captured,
-                 "model": model_of(payloads) or capture.model(), **git_provenance(path)}
+                 "model": model_of(payloads) or capture.model(), **({} if local else git_provenance(path))}
         provenance = {**{k: v for k, v in found.items() if v}, **provenance}
     else:
         if fmt is None:
@@ -65,11 +78,15 @@ def import_capture(fmt: str | None, path: Path, *, provenance: dict[str, Any], *
         provenance.setdefault("kind", "recorded")
     if not payloads:
         raise ImportProblem(f"{path}: no payloads found (expected SSE 'data:' lines or one JSON payload per line)")
-    if provenance["kind"] != "synthetic" and not (provenance.get("source") and provenance.get("commit")):
+    missing = [] if provenance["kind"] == "synthetic" or local else \
+        [k for k in ("source", "commit") if not provenance.get(k)]
+    if missing:
+        known = {k: provenance[k] for k in ("source", "commit") if provenance.get(k)}
         raise ImportProblem(
             f"{path}: the case's provenance needs the repository and the commit the capture is kept at: pass "
             "--source OWNER/NAME and --commit SHA (a capture folder committed in a git clone with an 'origin' "
-            "remote fills both)")
+            "remote fills both), or --local for a capture kept in no repository; missing: "
+            + ", ".join(missing) + (f" (known: {', '.join(f'{k} {v}' for k, v in known.items())})" if known else ""))
     return build_case(fmt, payloads, provenance=provenance, **fields)
 
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -81,3 +84,62 @@ def test_the_cli_refuses_without_repository_and_commit(tmp_path: Path, capsys: p
     assert main(["corpus", "import", str(raw), "--id", "openai-chat/x", "--description", "An imported capture.",
                  "--license", "MIT", "--source", "a/b", "--commit", COMMIT]) == 1
     assert "a raw capture file says nothing of its format; pass --format" in capsys.readouterr().err
+
+
+def test_a_local_capture_is_imported_without_repository_and_says_so(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    folder = capture(tmp_path / "caps", "https://api.openai.com/v1/chat/completions", chat_body())
+    out = tmp_path / "case.json"
+    code = main(["corpus", "import", str(folder), "--id", "openai-chat/x", "--description", "An imported capture.",
+                 "--license", "MIT", "--local", "-o", str(out)])
+    assert code == 0, capsys.readouterr().err
+    case = json.loads(out.read_text(encoding="utf-8"))
+    started = json.loads((folder / "meta.json").read_text())["started"]
+    assert case["provenance"] == {"kind": "recorded", "source": "local", "path": folder.name, "license": "MIT",
+                                  "captured": started[:10], "model": "gpt-4o-2024-08-06"}
+    assert "commit" not in case["provenance"]
+    # a local case loads in an author's corpus folder, as any other
+    corpus = tmp_path / "corpus"
+    (corpus / "cases" / "openai-chat").mkdir(parents=True)
+    (corpus / "cases" / "openai-chat" / "x.json").write_text(out.read_text(encoding="utf-8"), encoding="utf-8")
+    assert load_corpus([corpus]).case("openai-chat/x").provenance["source"] == "local"
+
+
+def test_local_goes_with_no_repository_of_its_own(tmp_path: Path) -> None:
+    folder = capture(tmp_path, "https://api.openai.com/v1/chat/completions", chat_body())
+    with pytest.raises(ImportProblem, match="--local is for a capture kept in no repository; it cannot go with --source"):
+        import_capture(None, folder, provenance=PROV, local=True, **FIELDS)
+
+
+def test_a_capture_committed_in_a_clone_without_a_remote_says_what_is_missing(tmp_path: Path) -> None:
+    folder = capture(tmp_path / "caps", "https://api.openai.com/v1/chat/completions", chat_body())
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@example.test"]
+    for args in (["init", "-q"], ["add", "caps"], ["commit", "-q", "-m", "capture"]):
+        subprocess.run([*git, *args], check=True, capture_output=True)
+    with pytest.raises(ImportProblem) as info:
+        import_capture(None, folder, provenance={"license": "MIT"}, **FIELDS)
+    text = str(info.value)
+    assert "or --local for a capture kept in no repository; missing: source (known: commit " in text
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
+    case = import_capture(None, folder, provenance={"license": "MIT", "source": "me/captures"}, **FIELDS)
+    assert (case["provenance"]["commit"], case["provenance"]["path"]) == (commit, f"caps/{folder.name}")
+
+
+def test_no_bundled_case_is_a_local_capture() -> None:
+    local = [c.id for c in CORPUS.cases if c.provenance.get("source") == "local"]
+    assert CORPUS.cases and local == []  # the bundled corpus is traceable to a repository and commit
+
+
+def test_the_readme_import_example_is_complete(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's example, run as written on a local capture: every required input is in it."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"^mcs-conformance corpus import (?:.*\\\n)*.*$", readme, re.MULTILINE)
+    assert match, "the README has no corpus import example"
+    argv = shlex.split(match.group().replace("\\\n", " "))[1:]
+    assert "captures/<capture>" in argv and "..." not in argv
+    folder = capture(tmp_path / "captures", "https://api.openai.com/v1/chat/completions", chat_body())
+    argv[argv.index("captures/<capture>")] = str(folder)
+    out = argv.index("-o") + 1
+    argv[out] = str(tmp_path / argv[out])
+    assert main(argv) == 0, capsys.readouterr().err
+    assert json.loads(Path(argv[out]).read_text(encoding="utf-8"))["id"] == "openai-chat/new-shape"
