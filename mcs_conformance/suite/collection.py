@@ -80,14 +80,14 @@ def _replay(request: pytest.FixtureRequest) -> None:
     props: dict[str, Any] = {"outcome": v.outcome, "level": v.level}
     if v.outcome == "differs":
         props["text"] = _printable(f"differs from the reference's choice ({v.level}): {v.failure.summary}")
-    elif v.outcome == "no-snapshot":
+    elif v.outcome in ("no-snapshot", "skipped"):
         props["text"] = v.note
     item.user_properties.append(("mcs-conformance", props))
     if v.outcome == "failed":
         raise v.failure
     if v.outcome == "xfailed":
         pytest.xfail(v.note)
-    if v.outcome == "no-snapshot":
+    if v.outcome in ("no-snapshot", "skipped"):
         pytest.skip(v.note)
     if v.outcome == "stale-xfail":
         pytest.fail(v.note, pytrace=False)

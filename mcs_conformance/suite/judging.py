@@ -15,6 +15,11 @@ from .failures import write_counterexample
 from .time_limits import CheckTimeout, StrategyTripped, deadline, raised_by_strategy
 
 
+# families judged on the chain (GOLDEN records what the chain's driver gets): not run on an
+# author's case that a reference strategy of the default chain claims first
+CHAIN_LEVEL = ("CHAIN", "HISTORY", "GOLDEN")
+
+
 class SuiteFault(Exception):
     """The suite's own code raised: a bug in mcs-conformance, never the strategy's fault."""
 
@@ -23,7 +28,7 @@ class SuiteFault(Exception):
 class Verdict:
     """What a check concluded about the strategy on one case."""
 
-    outcome: str  # passed | failed | differs | no-snapshot | xfailed | stale-xfail
+    outcome: str  # passed | failed | differs | no-snapshot | xfailed | stale-xfail | skipped
     level: str | None = None
     failure: Any = None
     note: str = ""
@@ -36,6 +41,10 @@ def judge(conf: Any, item: Any) -> Verdict:
     from .invariants.base import NoSnapshot
 
     check, label = item.check, item.label
+    claimant = conf.subject.claimed_first.get(label) if item.case is not None else None
+    if claimant is not None and check.family in CHAIN_LEVEL:
+        return Verdict("skipped", note=f"not run: {claimant} claims this case's message before {conf.subject.name} in the "
+                                       "default chain; declare the chain your driver ships (--mcs-chain)")
     case = item.case.fresh() if item.case is not None else None
     conf.breaker.where = f"{check.id}[{label}]"
     if check.family == "GOLDEN":

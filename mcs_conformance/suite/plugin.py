@@ -52,6 +52,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--mcs-timeout", metavar="SECONDS", type=float, default=120.0, help="Time limit per check (default 120; 0: none).")
     group.addoption("--mcs-snapshot-dir", metavar="DIR", help="Folder of this strategy's golden snapshots (default: tests/mcs-conformance/<name>@<module.attr>).")
     group.addoption("--mcs-only", action="store_true", help="Run the conformance items only, not the project's own tests.")
+    group.addoption("--mcs-chain", metavar="MODULE:ATTR", action="append", default=[], help="The chain your driver ships, one strategy per option, in order (also 'chain' in [tool.mcs-conformance]; default: the reference chain).")
+    group.addoption("--mcs-backup", metavar="MODULE:ATTR", help="The backup text strategy leaked calls fall through to (also 'backup'; default: the chain's last text strategy).")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -96,7 +98,10 @@ class Conformance(Reporting):
         ci = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
         self.profile = config.getoption("mcs_profile") or ("ci" if ci else "dev")
         self.gate = config.getoption("mcs_gate") or self.settings.gate or DEFAULT_GATE
-        self.subject = Subject(Guarded(strategy, self.breaker), self.corpus, spec,
+        self._lint()
+        guarded = Guarded(strategy, self.breaker)
+        self.subject = Subject(guarded, self.corpus, spec, chain_factory=self._chain_factory(guarded),
+                               backup_factory=self._backup_factory(),
                                settings={"hypothesis": hypothesis_settings(self.profile)})
         self.snapshot_dir = self._snapshot_dir(root)
         try:
@@ -124,6 +129,7 @@ class Conformance(Reporting):
         self.checks = CHECKS
         try:
             with deadline(self.timeout, self.breaker):
+                self.subject.claimed_first = self._claimed_first()
                 self.planned = self.plan()
         except CheckTimeout as exc:
             raise pytest.UsageError(f"--mcs-strategy {spec}: planning the run timed out: {exc}") from None
@@ -139,6 +145,97 @@ class Conformance(Reporting):
         self.selected = {a for a in config.args if a.startswith(SUITE + "::")}
         if self.selected:
             config.args[:] = [a for a in config.args if not a.startswith(SUITE + "::")]
+
+    def _lint(self) -> None:
+        """Descriptor mistakes in the author's corpus are a usage error before any check runs:
+        the checks that read through a misspelled path would report it as the strategy's
+        failure (SPLIT, NOISE, HISTORY), item after item, with a diff that points nowhere."""
+        from ..corpus_tools.lint import lint_descriptor
+
+        findings = []
+        for fmt, d in sorted(self.corpus.descriptors.items()):
+            if not _bundled(d.source):  # the bundled descriptors lint clean (tests/corpus_tools/test_lint.py)
+                schema = self.corpus.history_schemas.get(fmt) or _bundled_history(fmt)
+                findings.extend(lint_descriptor(d, self.corpus.for_format(fmt), schema))
+        if findings:
+            raise pytest.UsageError(
+                f"--mcs-corpus: {len(findings)} descriptor mistake(s), reported before the checks run (the checks "
+                "that read through these fields would blame the strategy for them):\n"
+                + "\n".join(f"  {f}" for f in findings)
+                + "\n  (mcs-conformance corpus validate DIR --with-bundled lists them; docs/descriptors.md)")
+
+    def _loaded(self, option: str, spec: str) -> Any:
+        """The strategy at ``spec``, or a usage error naming the option and what is wrong."""
+        try:
+            obj = load_strategy(spec)
+        except StrategyPathError as exc:
+            raise pytest.UsageError(f"{option} {spec}: {exc}") from None
+        problem = not_a_strategy(obj)
+        if problem:
+            raise pytest.UsageError(f"{option} {spec}: {problem}")
+        return obj
+
+    def _chain_factory(self, subject: Any) -> Any:
+        """The author's declared chain (``--mcs-chain``, else ``chain`` in the table) as a
+        factory of fresh strategy lists, or None for the default chain. The strategy under
+        test stands where its spec is named; every other entry is loaded and checked now."""
+        given = list(self.config.getoption("mcs_chain") or ())
+        specs = given or list(self.settings.chain)
+        if not specs:
+            return None
+        option = "--mcs-chain" if given else f"{self.settings.source} chain:"
+        names: dict[str, str] = {}
+        for spec in specs:
+            name = str(getattr(subject if spec == self.spec else self._loaded(option, spec), "name", "?"))
+            if name in names:
+                raise pytest.UsageError(f"{option} {spec}: its strategy is named {name!r}, as {names[name]}'s is; "
+                                        "a chain holds each name once")
+            names[name] = spec
+
+        def chain() -> list[Any]:
+            return [subject if spec == self.spec else load_strategy(spec) for spec in specs]
+
+        return chain
+
+    def _backup_factory(self) -> Any:
+        """The declared backup text strategy (``--mcs-backup``, else ``backup``), or None."""
+        given = self.config.getoption("mcs_backup")
+        spec = given or self.settings.backup
+        if not spec:
+            return None
+        option = "--mcs-backup" if given else f"{self.settings.source} backup:"
+        backup = self._loaded(option, spec)
+        try:
+            text = backup.recognizes("") is True
+        except Exception:  # noqa: BLE001 -- a recognizes that raises is no text strategy either
+            text = False
+        if not text:
+            raise pytest.UsageError(f"{option} {spec}: {getattr(backup, 'name', spec)!r} is not a text strategy "
+                                    "(recognizes('') is not True), and a leaked call falls through to a text strategy")
+        return lambda: load_strategy(spec)
+
+    def _claimed_first(self) -> dict[str, str]:
+        """Without a declared chain: the author's own cases (``--mcs-corpus``/``corpus``, not
+        bundled ones) that give their message to the strategy while a reference strategy of the
+        default chain claims it first, as case id -> that strategy's name. Their chain-level
+        items (CHAIN_LEVEL) are skipped, and the run says once how to declare the chain."""
+        s = self.subject
+        if s.declared:
+            return {}
+        out: dict[str, str] = {}
+        for case in self.corpus.cases:
+            message = case.final_message
+            if _bundled(case.source) or message is None or case.expect.get("claimed_by") != s.name:
+                continue
+            try:
+                if s.passed_over(message):
+                    continue
+                claimant = s.chain().resolve(message)
+            except Exception:  # noqa: BLE001 -- RECOG reports a recognizes that raises
+                continue
+            if claimant is not None and claimant.name != s.name:
+                out[case.id] = claimant.name
+        return out
 
     def _snapshot_dir(self, root: Path) -> Path:
         """Where this strategy's golden snapshots live: the option, the table, or a folder per
@@ -198,3 +295,16 @@ class Conformance(Reporting):
         """Run the item's check on a fresh copy of its case and conclude (:func:`.judging.judge`)."""
         return judge(self, item)
 
+
+def _bundled(source: str) -> bool:
+    """Is the file at ``source`` part of the bundled corpus (not an author's folder)?"""
+    from ..corpus_tools.corpus import bundled_corpus_dir
+
+    return os.path.realpath(source).startswith(os.path.realpath(bundled_corpus_dir()) + os.sep)
+
+
+def _bundled_history(fmt: str) -> Any:
+    """The bundled request-side history schema of ``fmt``, or None."""
+    from ..corpus_tools.lint import _bundled_history as bundled
+
+    return bundled(fmt)

@@ -34,6 +34,8 @@ class Reporting:
             self.summary.add(check_id, label, "xfailed", "", props.get("level"))
         elif report.when == "call":
             outcome = props.get("outcome") or ("passed" if report.passed else "failed")
+            if outcome == "skipped":
+                return  # not run: the one line of chain advice says why (chain_advice)
             if outcome == "stale-xfail":
                 outcome = "failed"
             text = props.get("text", "") or (report.longreprtext if report.failed else "")
@@ -57,8 +59,28 @@ class Reporting:
         if self.summary.count("no-snapshot") and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
+    def chain_advice(self) -> str | None:
+        """One line for a run without a declared chain in which a reference strategy claims
+        the author's own cases first: who claims what, and the option to use; None otherwise."""
+        claimed = self.subject.claimed_first
+        if not claimed:
+            return None
+        first = sorted(claimed)[0]
+        others = sorted(set(claimed.values()) - {claimed[first]})
+        more = f" (and {len(claimed) - 1} more of your cases{', also ' + ', '.join(others) if others else ''})" \
+            if len(claimed) > 1 else ""
+        return (f"mcs-conformance: {claimed[first]}, a reference strategy of the default chain, claims the message of "
+                f"your case {first}{more} before {self.subject.name}; their CHAIN, HISTORY and GOLDEN items were skipped. "
+                f"Declare the chain your driver ships: --mcs-chain MODULE:ATTR (repeatable, in order) or chain = "
+                f"[...] in [tool.mcs-conformance] (docs/authoring.md)")
+
     def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-        if hasattr(config, "workerinput") or not self.summary.results:
+        if hasattr(config, "workerinput"):
+            return
+        advice = self.chain_advice()
+        if advice:
+            terminalreporter.write_line(advice, yellow=True, bold=True)
+        if not self.summary.results:
             return
         terminalreporter.section("mcs-conformance summary")
         verbose = config.getoption("verbose") > 0

@@ -8,6 +8,16 @@ to one run lives here too, so CI and a developer's shell run the same suite::
     gate = "should"                             # must | should | reference
     snapshot-dir = "tests/mcs-conformance/hermes"
     expect-fail = [{ id = "...", case = "...", reason = "..." }]
+    chain = ["my_pkg:CohereStrategy", "mcs_conformance.strategies:TextStrategy"]
+    backup = "mcs_conformance.strategies:TextStrategy"
+
+``chain`` is the extraction chain the author's driver ships, in order (``--mcs-chain
+MODULE:ATTR``, repeatable): the chain-level checks (CHAIN, HISTORY, RECOG-004, the leak
+fall-through) run on it instead of the reference chain. The strategy under test is named in
+it by its spec, or stands in for the member of its name, or is put in as in the default
+chain (a native before the first text strategy, a text one last). ``backup`` is the text
+strategy a leaked call falls through to (``--mcs-backup MODULE:ATTR``; default: the chain's
+last text strategy).
 
 Command-line options win over the table; corpus folders from both are loaded. The suite
 still runs only with ``--mcs-strategy`` (or ``mcs-conformance check``).
@@ -23,7 +33,7 @@ from typing import Any
 __all__ = ["GATES", "ProjectSettings", "SettingsError", "load_settings"]
 
 GATES = ("must", "should", "reference")
-_KEYS = {"corpus", "gate", "snapshot-dir", "expect-fail"}
+_KEYS = {"corpus", "gate", "snapshot-dir", "expect-fail", "chain", "backup"}
 
 
 class SettingsError(ValueError):
@@ -36,6 +46,8 @@ class ProjectSettings:
     corpus: tuple[Path, ...] = ()
     gate: str | None = None
     snapshot_dir: Path | None = None
+    chain: tuple[str, ...] = ()  # MODULE:ATTR specs of the author's chain, in order
+    backup: str | None = None  # MODULE:ATTR of the backup text strategy
     raw: dict[str, Any] = field(default_factory=dict)
 
 
@@ -69,8 +81,16 @@ def load_settings(pyproject: Path) -> ProjectSettings:
     snapshots = table.get("snapshot-dir")
     if snapshots is not None and (not isinstance(snapshots, str) or not snapshots):
         raise SettingsError(f"{where}: snapshot-dir must be a folder")
+    chain = table.get("chain", [])
+    if not isinstance(chain, list) or not all(isinstance(c, str) and ":" in c for c in chain):
+        raise SettingsError(f"{where}: chain must be a list of 'package.module:Attr' strategy paths, in order")
+    backup = table.get("backup")
+    if backup is not None and (not isinstance(backup, str) or ":" not in backup):
+        raise SettingsError(f"{where}: backup must be a 'package.module:Attr' path of a text strategy")
     return ProjectSettings(
         source=where,
+        chain=tuple(chain),
+        backup=backup,
         corpus=tuple(base / c for c in corpus),
         gate=gate,
         snapshot_dir=base / snapshots if snapshots else None,

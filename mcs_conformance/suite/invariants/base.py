@@ -125,13 +125,20 @@ def check(
 
 @dataclass
 class Subject:
-    """The strategy under test, the corpus, and the chain it takes its place in."""
+    """The strategy under test, the corpus, and the chain it takes its place in.
+
+    ``chain_factory`` builds the author's declared chain (``--mcs-chain`` / ``chain``: the
+    chain their driver ships) and ``backup_factory`` their backup text strategy; without
+    them the chain is the reference's default chain.
+    """
 
     strategy: ExtractionStrategy
     corpus: Corpus
     spec: str = ""
-    chain_factory: Callable[[], ExtractionChain] | None = None
+    chain_factory: Callable[[], ExtractionChain | Iterable[ExtractionStrategy]] | None = None
     settings: dict[str, Any] = field(default_factory=dict)
+    backup_factory: Callable[[], ExtractionStrategy] | None = None
+    claimed_first: dict[str, str] = field(default_factory=dict)  # own case id -> the reference strategy claiming it first
 
     @property
     def name(self) -> str:
@@ -149,8 +156,15 @@ class Subject:
     def descriptor(self) -> Descriptor | None:
         return self.corpus.descriptors.get(self.name)
 
+    @property
+    def declared(self) -> bool:
+        """Does the run use the author's own chain rather than the reference's default one?"""
+        return self.chain_factory is not None
+
     def chain(self) -> ExtractionChain:
-        """A fresh default chain with the strategy in its place (DESIGN: The plugin)."""
+        """A fresh chain with the strategy in its place (DESIGN: The plugin): the author's
+        declared one, else the default chain. The strategy stands in for the member of its
+        name; else a native one goes before the first text strategy, a text one last."""
         from ...reference.strategies import default_chain
 
         base = list((self.chain_factory or default_chain)())
@@ -164,10 +178,20 @@ class Subject:
             base.insert(first_text, self.strategy)
         return ExtractionChain(base)
 
+    @cached_property
+    def chain_names(self) -> frozenset[str]:
+        """The names of the chain's strategies (the subject's among them)."""
+        return frozenset(s.name for s in self.chain())
+
     def backup(self, chain: ExtractionChain) -> ExtractionStrategy | None:
-        """The backup text strategy: the strategy itself when it is a text one, else the chain's last text one."""
+        """The backup text strategy: the strategy itself when it is a text one, else the
+        declared backup (the chain's member of that name when it has one), else the chain's
+        last text one."""
         if self.is_text:
             return self.strategy
+        if self.backup_factory is not None:
+            declared = self.backup_factory()
+            return self.strategy_named(declared.name, chain) or declared
         texts = [s for s in chain if _is_text(s)]
         return texts[-1] if texts else None
 

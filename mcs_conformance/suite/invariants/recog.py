@@ -18,8 +18,11 @@ def _string_kind(subject: Subject, fmt: str | None) -> bool:
 
 
 def _mine_to_refuse(subject: Subject, fmt: str | None) -> bool:
-    """Must the strategy refuse shapes of ``fmt``? (a text strategy may share bare strings)"""
+    """Must the strategy refuse shapes of ``fmt``? (a text strategy may share bare strings;
+    on the author's declared chain, only the formats of the chain's strategies compete)"""
     if fmt is None or fmt == subject.name:
+        return False
+    if subject.declared and fmt not in subject.chain_names:
         return False
     return not (subject.is_text and _string_kind(subject, fmt))
 
@@ -69,10 +72,13 @@ def claims_own_chunk(subject: Subject, case: Case) -> None:
     applies=lambda s, c: c is not None and c.expect.get("claimed_by") == s.name and c.final_message is not None,
 )
 def claims_own_message(subject: Subject, case: Case) -> None:
-    if subject.strategy.recognizes(case.final_message) is not True:
+    got = subject.strategy.recognizes(case.final_message)
+    if got is not True:
         level, why = part_level(case, "claimed_by")
-        raise Failure("recognizes(message) is not True for a message of its own format" + (f" ({level}: {why})" if why else ""),
-                      actual=case.final_message, level=level)
+        raise Failure(f"{subject.name}'s recognizes returned {got!r} on the message of case {case.id}, which the case "
+                      f"says {subject.name} claims, so the chain never gives it to {subject.name}"
+                      + (f" ({level}: {why})" if why else ""), detail=f"the message: {_shown(case.final_message)}",
+                      level=level)
 
 
 @check(
@@ -94,13 +100,25 @@ def refuses_foreign(subject: Subject, case: Case) -> None:
     if case.is_stream and case.chunks and _mine_to_refuse(subject, case.format):
         first = case.chunks[0]
         if s.recognizes(first):
-            raise Failure(f"recognizes claims the first chunk of a {case.format} stream", chunks=[first])
+            raise Failure(f"{subject.name}'s recognizes returned True on the first chunk of a {case.format} stream "
+                          f"(case {case.id}), so a chain holding both may give that stream to {subject.name}",
+                          chunks=[first])
         _refused_up_front(subject, case.format, first)
     claimant = case.expect.get("claimed_by")
     if case.final_message is not None and _mine_to_refuse(subject, claimant) and s.recognizes(case.final_message):
         level, why = part_level(case, "claimed_by")
-        raise Failure(f"recognizes claims a message that belongs to {claimant}" + (f" ({level}: {why})" if why else ""),
-                      actual=case.final_message, level=level)
+        raise Failure(f"{subject.name}'s recognizes returned True on the message of case {case.id}, which belongs to "
+                      f"{claimant}: in a chain holding both, whichever stands first takes it (natives never overlap)"
+                      + (f" ({level}: {why})" if why else ""), detail=f"the message: {_shown(case.final_message)}",
+                      level=level)
+
+
+def _shown(message: Any, limit: int = 400) -> str:
+    """The message as JSON text, cut at ``limit`` characters."""
+    import json
+
+    text = json.dumps(message, ensure_ascii=False, default=repr)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _refused_up_front(subject: Subject, fmt: str, first: Any) -> None:
