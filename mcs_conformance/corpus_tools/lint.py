@@ -119,7 +119,8 @@ def _unmatched(descriptor: Descriptor, field: str, pattern: list[Any], keys: tup
     if not seen_node:
         return [Finding(descriptor.format, descriptor.source, field,
                         f"{pattern!r} selects nothing in any {what} of the {len(ids)} {descriptor.format} case(s) it "
-                        f"applies to: a misspelled key?", ids)]
+                        f"applies to: a misspelled key, or a field none of the cases has (add a case that has it, or drop the "
+                        f"entry)", ids)]
     missing = [k for k in keys if k not in seen_keys]
     return [Finding(descriptor.format, descriptor.source, field.replace(".at", ".keys"),
                     f"{', '.join(map(repr, missing))} at {pattern!r} is in no chunk of the {len(ids)} "

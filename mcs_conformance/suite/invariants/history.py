@@ -103,11 +103,19 @@ def ids_pair(subject: Subject, case: Case) -> None:
 )
 def replayed(subject: Subject, case: Case) -> None:
     _, history = _continuation(subject, case)
-    for rule in subject.descriptor.history["replay"]:
+    for i, rule in enumerate(subject.descriptor.history["replay"]):
         kept = values(case.final_message, rule["message"])
+        if not kept:
+            # nothing of it in this message (an optional key): nothing to replay. A path that
+            # selects nothing in every case is a descriptor mistake, reported before the run
+            # (corpus_tools/lint.py), never a failure of the strategy
+            continue
         shown = values(history, rule["history"])
         if kept != shown:
-            raise Failure(f"{rule.get('description', 'replayed state')} was not replayed as it was",
+            field = f"history.replay[{i}]"
+            raise Failure(f"{rule.get('description', 'replayed state')} was not replayed as it was: the message holds "
+                          f"{len(kept)} value(s) at {field}.message {rule['message']!r}, the continuation "
+                          f"{len(shown)} at {field}.history {rule['history']!r}",
                           expected=kept, actual=shown)
 
 
