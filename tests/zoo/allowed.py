@@ -93,7 +93,35 @@ class AnthropicRefusesRestartWithMalformedChunk(AnthropicMessagesStrategy):
         return super().accumulate(acc, chunk)
 
 
+class AnthropicFailsEverySharedId(AnthropicMessagesStrategy):
+    """Every ``tool_use`` block whose id another block of the message shares is an error call,
+    the first one included, and none of them is replayed: the API refuses the replay of two
+    blocks with one id either way (docs/spec.md C4: "an id used twice in the message")."""
+
+    @staticmethod
+    def _shared(message: object) -> set[str]:
+        content = message.get("content") if isinstance(message, dict) else None
+        ids = [b.get("id") for b in content if isinstance(b, dict) and b.get("type") == "tool_use"] \
+            if isinstance(content, list) else []
+        return {i for i in ids if isinstance(i, str) and ids.count(i) > 1}
+
+    def extract(self, message):
+        calls = super().extract(message)
+        shared = self._shared(message)
+        return [replace(c, error=f"tool_use id {c.id!r} is shared by several blocks") if c.id in shared and not c.error
+                else c for c in calls]
+
+    def result_messages(self, message, records):
+        shared = self._shared(message)
+        if shared and isinstance(message, dict):
+            message = {**message, "content": [b for b in message["content"]
+                                              if not (isinstance(b, dict) and b.get("type") == "tool_use"
+                                                      and b.get("id") in shared)]}
+        return super().result_messages(message, records)
+
+
 __all__ = [
+    "AnthropicFailsEverySharedId",
     "AnthropicRefusesRestartWithMalformedChunk",
     "ChatAcceptsChunksTheSdkAccepts",
     "ChatClaimsObjectArguments",

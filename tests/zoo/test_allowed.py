@@ -27,6 +27,9 @@ ALLOWED = [
     ("AnthropicRefusesRestartWithMalformedChunk", ["DONE-003"],
      ["anthropic-messages/duplicate-message-start", "anthropic-messages/spliced-message-start"],
      ["DONE-003[anthropic-messages/duplicate-message-start]"]),
+    ("AnthropicFailsEverySharedId", ["EXTRACT-001", "CHAIN-001", "HISTORY-001", "HISTORY-002", "HISTORY-006"],
+     ["anthropic-messages/msg-duplicate-tool-use-id", "anthropic-messages/tool-use-response"],
+     ["EXTRACT-001[anthropic-messages/msg-duplicate-tool-use-id]", "CHAIN-001[anthropic-messages/msg-duplicate-tool-use-id]"]),
 ]
 
 
