@@ -32,7 +32,7 @@ from .loader import StrategyPathError, load_strategy, not_a_strategy
 from .report import Summary
 from .reporting import SUITE, Reporting
 from .settings import GATES, SettingsError, load_settings
-from .time_limits import Breaker, CheckTimeout, Guarded, StrategyTripped, deadline
+from .time_limits import Breaker, CheckTimeout, Guarded, StrategyTripped, budget_seconds, deadline
 
 PROFILES = ("ci", "dev", "thorough")
 DEFAULT_GATE = "should"
@@ -50,6 +50,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--mcs-expect-fail", metavar="FILE", help="Expected failures (TOML or JSON); also read from [tool.mcs-conformance].")
     group.addoption("--mcs-report", metavar="PATH", help="Write the summary as JSON at PATH and as Markdown beside it.")
     group.addoption("--mcs-timeout", metavar="SECONDS", type=float, default=120.0, help="Time limit per check (default 120; 0: none).")
+    group.addoption("--mcs-shrink-budget", metavar="SECONDS", type=budget_seconds, help="Time a failing hypothesis check may spend shrinking its example (default 3, thorough profile 30; 0: no limit).")
     group.addoption("--mcs-snapshot-dir", metavar="DIR", help="Folder of this strategy's golden snapshots (default: tests/mcs-conformance/<name>@<module.attr>).")
     group.addoption("--mcs-only", action="store_true", help="Run the conformance items only, not the project's own tests.")
     group.addoption("--mcs-chain", metavar="MODULE:ATTR", action="append", default=[], help="The chain your driver ships, one strategy per option, in order (also 'chain' in [tool.mcs-conformance]; default: the reference chain).")
@@ -70,7 +71,7 @@ class Conformance(Reporting):
 
     def __init__(self, config: pytest.Config, spec: str) -> None:
         from .invariants import CHECKS, Subject
-        from .profiles import hypothesis_settings
+        from .profiles import hypothesis_settings, shrink_budget
 
         self.config, self.spec = config, spec
         root = Path(config.rootpath)
@@ -102,7 +103,9 @@ class Conformance(Reporting):
         guarded = Guarded(strategy, self.breaker)
         self.subject = Subject(guarded, self.corpus, spec, chain_factory=self._chain_factory(guarded),
                                backup_factory=self._backup_factory(),
-                               settings={"hypothesis": hypothesis_settings(self.profile)})
+                               settings={"hypothesis": hypothesis_settings(self.profile),
+                                         "shrink_budget": shrink_budget(self.profile) if config.getoption("mcs_shrink_budget") is None
+                                         else config.getoption("mcs_shrink_budget")})
         self.snapshot_dir = self._snapshot_dir(root)
         try:
             self.expected = load_expectations(config.getoption("mcs_expect_fail"), root / "pyproject.toml")

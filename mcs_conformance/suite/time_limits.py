@@ -15,6 +15,8 @@ hypothesis's shrinking catches them, and the buffer does not turn them into Malf
 
 from __future__ import annotations
 
+import argparse
+import math
 import signal
 import threading
 import time
@@ -24,7 +26,7 @@ from typing import Any
 
 from ..reference.protocol import protocol_members
 
-__all__ = ["Breaker", "CheckTimeout", "Guarded", "StrategyTripped", "deadline", "raised_by_strategy"]
+__all__ = ["Breaker", "CheckTimeout", "Guarded", "StrategyTripped", "budget_seconds", "deadline", "raised_by_strategy"]
 
 _TAG = "_mcs_raised_by"
 
@@ -146,3 +148,14 @@ def deadline(limit: float, breaker: Breaker) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def budget_seconds(text: str) -> float:
+    """A time option's value (``--mcs-shrink-budget``): seconds, 0 or more (0: no limit)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value >= 0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds, 0 (no limit) or more")
+    return value
