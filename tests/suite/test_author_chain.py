@@ -269,3 +269,36 @@ def test_a_misspelled_replay_path_is_a_corpus_error_before_any_check(tmp_path: P
     assert r.returncode == 4, r.stdout + r.stderr
     assert "history.replay[0].message" in r.stderr and "cohere-chat" in r.stderr, r.stderr
     assert "was not replayed" not in r.stdout + r.stderr
+
+
+def test_chain_001_says_which_strategy_claimed_the_message_first(tmp_path: Path) -> None:
+    # the declared order puts the reference OpenAI Chat strategy in front of the author's
+    project = make_project(tmp_path)
+    chain = ["mcs_conformance.strategies:OpenAIChatStrategy", *CHAIN]
+    r = run(project, *(f"--mcs-chain={c}" for c in chain), "--mcs-case=cohere-chat/plan-two-calls", checks=["CHAIN-001"])
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert ("openai-chat's recognizes returned True on this message (case cohere-chat/plan-two-calls), so the chain "
+            "gave it to openai-chat before cohere-chat") in r.stdout, r.stdout
+    assert "the author's chain, in order: openai-chat > cohere-chat > text-json" in r.stdout, r.stdout
+
+
+GREEDY = '''
+
+class Greedy(CohereStrategy):
+    """Claims every assistant message with tool_calls, as the OpenAI Chat strategy does."""
+
+    def recognizes(self, shape):
+        return super().recognizes(shape) or (isinstance(shape, dict) and "tool_calls" in shape)
+'''
+
+
+def test_recog_004_says_which_strategy_claimed_another_formats_message(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    (project / "cohere_pkg.py").write_text(STRATEGY + GREEDY, encoding="utf-8")
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--mcs-only",
+               "--mcs-strategy=cohere_pkg:Greedy", "--mcs-check=RECOG-004", "--mcs-case=openai-chat/nonstream-groq-tool-call"]
+    r = subprocess.run(command, cwd=project, env=subprocess_env(project), capture_output=True, text=True, timeout=600)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert ("cohere-chat's recognizes returned True on the message of case openai-chat/nonstream-groq-tool-call, which "
+            "belongs to openai-chat") in r.stdout, r.stdout
+    assert "-null" not in r.stdout  # said in words, not as a diff against nothing

@@ -12,6 +12,9 @@ from .base import Failure, Subject, calls_view, check, expect_part, part_level
 from .hypothesis_run import given_run
 
 
+WHOSE = {True: "the author's", False: "the default"}
+
+
 def _applies(s: Subject, c: Case | None) -> bool:
     if c is None or c.final_message is None or c.raises is not None:
         return False
@@ -37,17 +40,16 @@ def _view(message: Any, subject: Subject, chain) -> dict[str, Any]:
 
 def _misrouted(subject: Subject, case: Case, chain, got: dict[str, Any], want: dict[str, Any]) -> str:
     """In words, which strategy the chain gave the message to and why, where that is not the case's."""
-    order = [s.name for s in chain]  # before resolving: the chain puts its match in front
     claimant = chain.resolve(case.final_message)
-    where = "the author's chain" if subject.declared else "the default chain"
+    where = f"{WHOSE[subject.declared]} chain"
     if claimant is None:
         return f"no strategy of {where} recognizes the message of case {case.id}, so nothing extracts it"
     if want["extracted_by"] is None:
         return (f"{claimant.name}'s recognizes returned True on this message (case {case.id}), which the case says "
                 "no strategy claims")
     if claimant.name != want["extracted_by"] and not want["via_backup"]:
-        return (f"{claimant.name}'s recognizes returned True on this message (case {case.id}), so {where} "
-                f"({' > '.join(order)}) gave it to {claimant.name} before {want['extracted_by']}")
+        return (f"{claimant.name}'s recognizes returned True on this message (case {case.id}), so the chain gave it "
+                f"to {claimant.name} before {want['extracted_by']}")
     if want["via_backup"] and not got["via_backup"]:
         return (f"the case's calls leaked into the text of {claimant.name}'s message, but they did not fall through to "
                 f"the backup text strategy ({got['extracted_by']} extracted the message)")
@@ -67,6 +69,7 @@ def _misrouted(subject: Subject, case: Case, chain, got: dict[str, Any], want: d
 )
 def routed(subject: Subject, case: Case) -> None:
     chain = subject.chain()
+    order = " > ".join(s.name for s in chain)  # before resolving: the chain puts its match in front
     got = _view(case.final_message, subject, chain)
     route = {"extracted_by": case.expect.get("extracted_by"), "via_backup": bool(case.expect.get("via_backup"))}
     if {k: got[k] for k in route} != route:
@@ -74,8 +77,9 @@ def routed(subject: Subject, case: Case) -> None:
         # is its grammar's business (the calls' level); a native one under test routes (X1-X3)
         level, why = part_level(case, "calls" if subject.is_text else "extracted_by")
         raise Failure(_misrouted(subject, case, chain, got, route) + (f" ({level}: {why})" if why else ""),
-                      expected=route, actual={k: got[k] for k in route}, detail=f"calls extracted: {got['calls']}",
-                      level=level)
+                      expected=route, actual={k: got[k] for k in route},
+                      detail=f"{WHOSE[subject.declared]} chain, in order: {order}\n"
+                      f"calls extracted: {got['calls']}", level=level)
     expect_part(case, "calls", got["calls"], "the extraction axis extracted other calls than the case's",
                 view=calls_view)
 

@@ -76,8 +76,8 @@ def claims_own_message(subject: Subject, case: Case) -> None:
     if got is not True:
         level, why = part_level(case, "claimed_by")
         raise Failure(f"{subject.name}'s recognizes returned {got!r} on the message of case {case.id}, which the case "
-                      f"says {subject.name} claims, so the chain never gives it to {subject.name}"
-                      + (f" ({level}: {why})" if why else ""), detail=f"the message: {_shown(case.final_message)}",
+                      f"says {subject.name} claims" + (f" ({level}: {why})" if why else ""),
+                      detail=f"so the chain never gives it to {subject.name}\nthe message: {_shown(case.final_message)}",
                       level=level)
 
 
@@ -101,15 +101,16 @@ def refuses_foreign(subject: Subject, case: Case) -> None:
         first = case.chunks[0]
         if s.recognizes(first):
             raise Failure(f"{subject.name}'s recognizes returned True on the first chunk of a {case.format} stream "
-                          f"(case {case.id}), so a chain holding both may give that stream to {subject.name}",
+                          f"(case {case.id})", detail=f"a chain holding both may give that stream to {subject.name}",
                           chunks=[first])
         _refused_up_front(subject, case.format, first)
     claimant = case.expect.get("claimed_by")
     if case.final_message is not None and _mine_to_refuse(subject, claimant) and s.recognizes(case.final_message):
         level, why = part_level(case, "claimed_by")
         raise Failure(f"{subject.name}'s recognizes returned True on the message of case {case.id}, which belongs to "
-                      f"{claimant}: in a chain holding both, whichever stands first takes it (natives never overlap)"
-                      + (f" ({level}: {why})" if why else ""), detail=f"the message: {_shown(case.final_message)}",
+                      f"{claimant}" + (f" ({level}: {why})" if why else ""),
+                      detail=f"a chain holding both may give it to {subject.name} instead (natives never overlap, and a "
+                      f"native one wins over a text one)\nthe message: {_shown(case.final_message)}",
                       level=level)
 
 
