@@ -20,7 +20,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Budget", "describe_failure", "reproduce", "shorten", "shorten_pair", "write_counterexample"]
+__all__ = ["Budget", "describe_failure", "reproduce", "shorten", "shorten_pair", "snapshot_update_command",
+           "write_counterexample"]
 
 MAX_CHUNKS_SHOWN = 12
 STRING_LIMIT = 160
@@ -155,9 +156,8 @@ def _python_command() -> list[str]:
     return [sys.executable, "-m", "pytest"]
 
 
-def reproduce(conf: Any, check_id: str, label: str, case: Any) -> str:
-    """One command, to paste into the shell the run was started from, that runs this item
-    again: the environment and options the run needed, and this check on this case only."""
+def _command(conf: Any, checks: list[str], cases: list[str], extra: list[str] = ()) -> str:  # type: ignore[assignment]
+    """A pytest command line of this run's environment and options, for these checks and cases."""
     config = conf.config
     env = [f"PYTHONPATH={shlex.quote(os.environ['PYTHONPATH'])}"] if os.environ.get("PYTHONPATH") else []
     parts = [*_python_command(), "-p", "no:cacheprovider"]
@@ -165,9 +165,9 @@ def reproduce(conf: Any, check_id: str, label: str, case: Any) -> str:
         parts.append(f"--rootdir={config.option.rootdir}")
     if getattr(config.option, "inifilename", None):
         parts += ["-c", str(config.option.inifilename)]
-    parts += [f"--mcs-strategy={conf.spec}", f"--mcs-check={check_id}"]
-    if case is not None:
-        parts.append(f"--mcs-case={case.id}")
+    parts.append(f"--mcs-strategy={conf.spec}")
+    parts += [f"--mcs-check={c}" for c in checks]
+    parts += [f"--mcs-case={c}" for c in cases]
     for d in config.getoption("mcs_corpus"):
         parts.append(f"--mcs-corpus={d}")
     parts.append(f"--mcs-profile={conf.profile}")
@@ -179,7 +179,28 @@ def reproduce(conf: Any, check_id: str, label: str, case: Any) -> str:
     if timeout != 120.0:
         parts.append(f"--mcs-timeout={timeout:g}")
     parts.append("--mcs-only")
-    return " ".join([*env, *(shlex.quote(p) for p in parts)])
+    return " ".join([*env, *(shlex.quote(p) for p in [*parts, *extra])])
+
+
+def reproduce(conf: Any, check_id: str, label: str, case: Any) -> str:
+    """One command, to paste into the shell the run was started from, that runs this item
+    again: the environment and options the run needed, and this check on this case only."""
+    return _command(conf, [check_id], [case.id] if case is not None else [])
+
+
+def snapshot_update_command(conf: Any) -> str:
+    """The command that writes the golden snapshots this run found missing, and no others: the
+    run's selection (--mcs-case, node ids, -k, -m) kept, its --mcs-check narrowed to the
+    golden checks that had a snapshot missing, ``--snapshot-update`` last."""
+    config = conf.config
+    checks = sorted({r["id"] for r in conf.summary.results.values() if r["outcome"] == "no-snapshot"})
+    extra = []
+    if getattr(config.option, "keyword", ""):
+        extra += ["-k", config.option.keyword]
+    if getattr(config.option, "markexpr", ""):
+        extra += ["-m", config.option.markexpr]
+    extra += sorted(n for n in getattr(conf, "selected", ()) if n.split("::", 1)[1].partition("[")[0] in checks)
+    return _command(conf, checks, list(config.getoption("mcs_case")), [*extra, "--snapshot-update"])
 
 
 def describe_failure(conf: Any, check: Any, label: str, case: Any, failure: Any, budget: Budget | None = None) -> str:

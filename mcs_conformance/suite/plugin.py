@@ -148,6 +148,12 @@ class Conformance(Reporting):
         self.selected = {a for a in config.args if a.startswith(SUITE + "::")}
         if self.selected:
             config.args[:] = [a for a in config.args if not a.startswith(SUITE + "::")]
+        # golden snapshots stored under their file names of before are renamed, once, before any worker starts
+        from .snapshots import rename_legacy_snapshots
+
+        self.renamed_snapshots = [] if hasattr(config, "workerinput") else rename_legacy_snapshots(
+            self.snapshot_dir / "__snapshots__" / "golden",
+            [f"{c.id}[{label}]" for c, label, _ in self.planned if c.id.startswith("GOLDEN-")])
 
     def _lint(self) -> None:
         """Descriptor mistakes in the author's corpus are a usage error before any check runs:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from .. import __version__
-from .failures import reproduce
+from .failures import snapshot_update_command
 
 SUITE = "mcs-conformance"
 
@@ -80,6 +80,12 @@ class Reporting:
         advice = self.chain_advice()
         if advice:
             terminalreporter.write_line(advice, yellow=True, bold=True)
+        renamed = getattr(self, "renamed_snapshots", [])
+        if renamed:
+            terminalreporter.write_line(
+                f"mcs-conformance: {len(renamed)} golden snapshot(s) renamed from their old file names (the case id "
+                f"without its '/') to the current ones ('/' written %2F, e.g. {renamed[0][1]}), content unchanged: "
+                f"commit the renames in {self._golden_shown()}/ (docs/ci.md, Migrating)", yellow=True, bold=True)
         if not self.summary.results:
             return
         terminalreporter.section("mcs-conformance summary")
@@ -95,13 +101,15 @@ class Reporting:
             for written in self.summary.write(path):
                 terminalreporter.write_line(f"report written: {written}")
 
-    def _first_run_message(self, missing: int) -> str:
+    def _golden_shown(self) -> Path:
+        """This strategy's golden folder, relative to the working directory where it lies below it."""
         folder = self.snapshot_dir / "__snapshots__" / "golden"
         try:
-            shown = folder.relative_to(Path.cwd())
+            return folder.relative_to(Path.cwd())
         except ValueError:
-            shown = folder
-        command = reproduce(self, "GOLDEN-001", self.subject.name, None).replace("--mcs-check=GOLDEN-001",
-                                                                                "--mcs-check=GOLDEN-001 --mcs-check=GOLDEN-002")
+            return folder
+
+    def _first_run_message(self, missing: int) -> str:
+        shown = self._golden_shown()
         return (f"{missing} golden snapshot(s) of strategy {self.subject.name} do not exist yet (in {shown}/).\n"
-                f"Create them, review them and commit the folder:\n  {command} --snapshot-update")
+                f"Create them, review them and commit the folder:\n  {snapshot_update_command(self)}")
