@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...corpus_tools.corpus import Case
+from ..examples import noise_examples
 from ..generators import LEVELS, noise_level, noise_slots, with_noise
 from .base import Subject, check
 from .hypothesis_run import given_run
@@ -49,5 +50,7 @@ def each_noise(subject: Subject, case: Case) -> None:
     hypothesis=True,
 )
 def random_noise(subject: Subject, case: Case) -> None:
-    strategy = with_noise(case.chunks, subject.descriptor, _done_index(subject, case), levels=_GATE)
-    given_run(subject, strategy, lambda ch: same_outcome(subject, case, ch, "noise"))
+    done = _done_index(subject, case)
+    strategy = with_noise(case.chunks, subject.descriptor, done, levels=_GATE)
+    given_run(subject, strategy, lambda ch: same_outcome(subject, case, ch, "noise"),
+              examples=noise_examples(case.chunks, subject.descriptor, done, _GATE))

@@ -8,6 +8,7 @@ from ...reference.chain import ExtractionChain
 from ...corpus_tools.corpus import Case
 from ...reference.errors import MCSError
 from ...reference.extraction import extract_calls
+from ..examples import rendered_examples
 from ..generators import tool_calls
 from ..synthesize import render_delimiters
 from .base import (
@@ -98,4 +99,5 @@ def text_prefixes(subject: Subject, case: None) -> None:
                 raise Failure(f"text cut at character {cut}: {why}", expected=final, actual=calls_view(got),
                               detail=f"prefix: {text[:cut]!r}")
 
-    given_run(subject, tool_calls(max_calls=2, delimiters=render_delimiters(subject.strategy.render)), run)
+    given_run(subject, tool_calls(max_calls=2, delimiters=render_delimiters(subject.strategy.render)), run,
+              examples=rendered_examples(subject.strategy.render))

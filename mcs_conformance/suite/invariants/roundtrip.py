@@ -8,6 +8,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from ...reference.buffer import LLMStreamBuffer
+from ..examples import text_carriage_examples
 from ..generators import carry_text, tool_calls
 from ..synthesize import render_delimiters
 from ...reference.protocol import ToolCall
@@ -71,4 +72,5 @@ def round_trip(subject: Subject, case: None) -> None:
             raise Failure(f"rendered calls carried over {fmt} did not come back equal (an id the rendering "
                           f"shows must come back)", expected=want, actual=got, chunks=chunks)
 
-    given_run(subject, _scenario(subject), run)
+    formats = sorted(d.format for d in _wires(subject))
+    given_run(subject, _scenario(subject), run, examples=text_carriage_examples(subject.strategy.render, formats))

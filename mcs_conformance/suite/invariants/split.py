@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...corpus_tools.corpus import Case
+from ..examples import rechunk_examples
 from ..generators import Derived, char_split, merged, rechunked
 from .base import Failure, Subject, check, outcome, same
 from .hypothesis_run import given_run
@@ -70,4 +71,5 @@ def merged_neighbours(subject: Subject, case: Case) -> None:
     hypothesis=True,
 )
 def random_rechunk(subject: Subject, case: Case) -> None:
-    given_run(subject, rechunked(case.chunks, subject.descriptor), lambda ch: same_outcome(subject, case, ch, "random"))
+    given_run(subject, rechunked(case.chunks, subject.descriptor), lambda ch: same_outcome(subject, case, ch, "random"),
+              examples=rechunk_examples(case.chunks, subject.descriptor))

@@ -16,6 +16,7 @@ from typing import Any
 from ...reference.buffer import LLMStreamBuffer
 from ...reference.errors import MCSError
 from ...reference.extraction import extract_calls
+from ..examples import native_examples, rendered_examples
 from ..generators import tool_calls
 from ...reference.protocol import ToolCall
 from ..synthesize import Synthesized, render_delimiters, synthesized_streams
@@ -87,7 +88,7 @@ def native_round_trip(subject: Subject, case: None) -> None:
                                  expected=drawn.text or "", actual=text, chunks=list(drawn.chunks),
                                  detail=_how(drawn)), subject, drawn, message)
 
-    given_run(subject, synthesized_streams(subject.descriptor), run)
+    given_run(subject, synthesized_streams(subject.descriptor), run, examples=native_examples(subject.descriptor))
 
 
 def _saved(failure: Failure, subject: Subject, drawn: Synthesized, message: Any) -> Failure:
@@ -140,7 +141,8 @@ def forming_name_grows(subject: Subject, case: None) -> None:
             if broken:
                 raise Failure(f"on a rendered text: {broken.why}", detail=f"rendered text: {text!r}")
 
-        given_run(subject, tool_calls(max_calls=2, delimiters=delimiters), run_text)
+        given_run(subject, tool_calls(max_calls=2, delimiters=delimiters), run_text,
+                  examples=rendered_examples(strategy.render))
         return
 
     def run_native(drawn: Synthesized) -> None:
@@ -158,4 +160,4 @@ def forming_name_grows(subject: Subject, case: None) -> None:
             raise Failure(f"on a synthesized stream: {broken.why}", chunks=list(drawn.chunks[: broken.at + 1]),
                           detail=_how(drawn))
 
-    given_run(subject, synthesized_streams(subject.descriptor), run_native)
+    given_run(subject, synthesized_streams(subject.descriptor), run_native, examples=native_examples(subject.descriptor))
