@@ -302,3 +302,25 @@ def test_recog_004_says_which_strategy_claimed_another_formats_message(tmp_path:
     assert ("cohere-chat's recognizes returned True on the message of case openai-chat/nonstream-groq-tool-call, which "
             "belongs to openai-chat") in r.stdout, r.stdout
     assert "-null" not in r.stdout  # said in words, not as a diff against nothing
+
+
+@pytest.mark.parametrize("line, words", [
+    ('chain = "my_pkg:Strategy"', "chain must be a list"),
+    ('chain = ["my_pkg.Strategy"]', "chain must be a list of 'package.module:Attr'"),
+    ("backup = 3", "backup must be a 'package.module:Attr'"),
+])
+def test_a_malformed_chain_or_backup_key_names_itself(tmp_path: Path, line: str, words: str) -> None:
+    from mcs_conformance.suite.settings import SettingsError, load_settings
+
+    (tmp_path / "pyproject.toml").write_text(f"[tool.mcs-conformance]\n{line}\n", encoding="utf-8")
+    with pytest.raises(SettingsError, match=words.replace("(", r"\(")):
+        load_settings(tmp_path / "pyproject.toml")
+
+
+def test_the_chain_and_backup_keys_are_read_in_order(tmp_path: Path) -> None:
+    from mcs_conformance.suite.settings import load_settings
+
+    (tmp_path / "pyproject.toml").write_text(
+        f'[tool.mcs-conformance]\nchain = {json.dumps(CHAIN)}\nbackup = "{CHAIN[1]}"\n', encoding="utf-8")
+    settings = load_settings(tmp_path / "pyproject.toml")
+    assert settings.chain == tuple(CHAIN) and settings.backup == CHAIN[1]
