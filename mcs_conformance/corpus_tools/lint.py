@@ -100,7 +100,10 @@ def _chunk_paths(data: dict[str, Any]) -> Iterator[tuple[str, list[Any], tuple[s
     for name, paths in sorted((data.get("splice") or {}).items()):
         if isinstance(paths, list):
             for i, p in enumerate(paths):
-                yield f"splice.{name}[{i}]", p, ()
+                if isinstance(p, dict):  # end_keys: {"at", "keys"}, like a routing rule
+                    yield f"splice.{name}[{i}].at", p["at"], tuple(p["keys"])
+                else:
+                    yield f"splice.{name}[{i}]", p, ()
 
 
 def _unmatched(descriptor: Descriptor, field: str, pattern: list[Any], keys: tuple[str, ...],

@@ -5,8 +5,9 @@ Everything here is driven by the format's descriptor (docs/descriptors.md): ``ro
 which chunks are the stream's head, body and completion; ``cut`` how a completion says the
 output was cut (a length limit, a content filter); ``splice`` which integer positions of a
 second stream count on from the first's, which of its string ids must be made unique,
-which counters are renumbered and which lists of a final snapshot hold both streams'
-entries. No format is named here. Every derived stream is a :class:`~.generators.Derived`
+which counters are renumbered, which lists of a final snapshot hold both streams' entries,
+and which keys end a turn (a completion chunk of the first stream that also carries content,
+the last text or a whole call, keeps it without them). No format is named here. Every derived stream is a :class:`~.generators.Derived`
 whose ``recipe`` says how it was made, so a failure on it can be reproduced and saved.
 """
 
@@ -18,13 +19,15 @@ from typing import Any
 from ..reference.accumulator import copy_tree
 from ..corpus_tools.corpus import Descriptor
 from .generators import Derived
-from .json_patterns import find
+from .json_patterns import find, matches
 
 __all__ = [
     "Spliced",
     "agreed",
     "cut_completions",
     "cut_points",
+    "end_rules",
+    "kept_completion",
     "from_public_source",
     "parts",
     "pattern_text",
@@ -119,10 +122,11 @@ class Spliced:
 
 def splice(first: list[Any], second: list[Any], descriptor: Descriptor, names: tuple[str, str] = ("A", "B")) -> Spliced:
     """The content of ``first`` placed before the content of ``second``: the head and body of
-    the first, the body of the second (its positions shifted past the first's, its ids made
-    unique, the keys that name the turn taken from the first), then the second's completion
-    (its snapshot lists holding the first's entries too). On a string wire, the two texts one
-    after the other."""
+    the first, the content its completion chunks carry beside their end keys
+    (:func:`kept_completion`), the body of the second (its positions shifted past the first's,
+    its ids made unique, the keys that name the turn taken from the first), then the second's
+    completion (its snapshot lists holding the first's entries too). On a string wire, the two
+    texts one after the other."""
     recipe = [f"splice: head and body of {names[0]} ({len(first)} chunks), body and completion of {names[1]} "
               f"({len(second)} chunks)"]
     if descriptor.chunk_kind == "string":
@@ -158,7 +162,11 @@ def splice(first: list[Any], second: list[Any], descriptor: Descriptor, names: t
                 earlier = next((v for c in own_completion for p, v in find(c, pattern) if p == path), None)
                 if isinstance(value, list) and isinstance(earlier, list):
                     _put(chunk, path, copy_tree(earlier) + value)
-    out = [copy_tree(c) for c in first[:ca]] + tail
+    kept = kept_completion(first, descriptor)
+    for i, keys in kept:
+        recipe.append(f"completion chunk {i} of {names[0]} kept without its end keys ({', '.join(keys)}): it carries "
+                      f"content beside them")
+    out = [copy_tree(c) for c in first[:ca]] + [_without_end_keys(first[i], descriptor)[0] for i, _ in kept] + tail
     for pattern in rules.get("renumber", []):
         counter = None
         for chunk in out:
@@ -169,6 +177,95 @@ def splice(first: list[Any], second: list[Any], descriptor: Descriptor, names: t
         if counter is not None:
             recipe.append(f"counters {pattern_text(pattern)} renumbered in order")
     return Spliced(Derived(out, recipe=recipe), renamed)
+
+
+def end_rules(descriptor: Descriptor) -> list[dict[str, Any]]:
+    """The keys that end a turn in a completion chunk, as ``{"at": pattern or None, "keys":
+    [...]}``: ``splice.end_keys`` when the descriptor declares it, else its ``terminal`` keys
+    that have no ``fill`` value at the same ``at`` (a fill value marks a continuation, such as
+    Gemini's ``willContinue``, not the turn's end). ``at`` None (a bare terminal key) is the key
+    in every dict of the chunk."""
+    declared = (descriptor.data.get("splice") or {}).get("end_keys")
+    if declared is not None:
+        return [{"at": r["at"], "keys": list(r["keys"])} for r in declared]
+    out = []
+    for rule in descriptor.terminal_rules:
+        filled = {k for f in descriptor.fill if rule["at"] is not None and f["at"] == rule["at"] for k in f["set"]}
+        keys = [k for k in rule["keys"] if k not in filled]
+        if keys:
+            out.append({"at": rule["at"], "keys": keys})
+    return out
+
+
+def kept_completion(chunks: list[Any], descriptor: Descriptor) -> list[tuple[int, list[str]]]:
+    """``(i, end keys)`` for every completion chunk ``chunks[i]`` that a splice keeps when the
+    stream comes first: one that holds an end key (:func:`end_rules`) and, beside it, content
+    (a non-empty value, other than a routing, last-value-wins or end key, in a dict that holds
+    a declared delta: a Gemini part, an OpenAI choice's delta, an Ollama message). On Gemini the
+    chunk with ``finishReason`` often carries the last text or a whole call; dropping it would
+    drop them. The other completion chunks (a bare finish, the usage chunk, the done line) are
+    the turn's end and are left out."""
+    if descriptor.chunk_kind == "string":
+        return []
+    _, c = parts(chunks, descriptor)
+    out = []
+    for i in range(c, len(chunks)):
+        stripped, keys = _without_end_keys(chunks[i], descriptor)
+        if keys and _carries_content(stripped, descriptor):
+            out.append((i, keys))
+    return out
+
+
+def _without_end_keys(chunk: Any, descriptor: Descriptor) -> tuple[Any, list[str]]:
+    """A copy of the chunk without its end keys, and the names of those it held."""
+    chunk = copy_tree(chunk)
+    taken: list[str] = []
+    for rule in end_rules(descriptor):
+        nodes = [n for _, n in find(chunk, rule["at"])] if rule["at"] is not None else list(_dicts(chunk))
+        for node in nodes:
+            if isinstance(node, dict):
+                for key in rule["keys"]:
+                    if key in node:
+                        del node[key]
+                        taken.append(key)
+    return chunk, list(dict.fromkeys(taken))
+
+
+def _dicts(tree: Any) -> Any:
+    if isinstance(tree, dict):
+        yield tree
+        for v in tree.values():
+            yield from _dicts(v)
+    elif isinstance(tree, list):
+        for v in tree:
+            yield from _dicts(v)
+
+
+def _carries_content(chunk: Any, descriptor: Descriptor) -> bool:
+    """Does a dict that holds a declared delta hold a non-empty value other than its routing
+    and last-value-wins keys?"""
+    for pattern in descriptor.deltas:
+        for path, node in find(chunk, pattern[:-1]):
+            if not isinstance(node, dict):
+                continue
+            skip = _keys_at(chunk, descriptor.routing_rules, path) | _keys_at(
+                chunk, descriptor.data.get("last_value_wins", []), path)
+            if any(not _empty(v) for k, v in node.items() if k not in skip):
+                return True
+    return False
+
+
+def _keys_at(chunk: Any, rules: list[dict[str, Any]], path: tuple) -> set[str]:
+    return {k for r in rules if r["at"] is None or matches(chunk, r["at"], path) for k in r["keys"]}
+
+
+def _empty(value: Any) -> bool:
+    """Null, an empty string, or a list or dict of such values only."""
+    if isinstance(value, dict):
+        return all(_empty(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_empty(v) for v in value)
+    return value is None or value == ""
 
 
 def _unique(first: list[Any], tail: list[Any], patterns: list[list[Any]]) -> dict[str, str]:

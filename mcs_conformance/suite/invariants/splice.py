@@ -35,16 +35,23 @@ def _in_order(text: str, first: str, second: str) -> bool:
     applies=_applies,
 )
 def spliced(subject: Subject, case: Case) -> None:
+    for first, second in splice_pairs(case, subject.corpus.cases, subject.descriptor, subject.name):
+        judge_splice(subject, first, second)
+
+
+def judge_splice(subject: Subject, first: Case, second: Case) -> None:
+    """Splice ``first`` before ``second`` (derive.splice) and judge the strategy on the result:
+    both cases' calls in order, both texts in order, each call answered once. Raises the
+    check's :class:`Failure`."""
     d = subject.descriptor
-    for first, second in splice_pairs(case, subject.corpus.cases, d, subject.name):
-        first, second = first.fresh(), second.fresh()
-        made = splice(first.chunks, second.chunks, d, names=(first.id, second.id))
-        want_calls = spliced_calls(first, second, made.renamed)
-        want_text = (first.expect.get("content_text", ""), second.expect.get("content_text", ""))
-        expect = {"calls": want_calls, "content_text": "".join(want_text), "claimed_by": subject.name,
-                  "extracted_by": subject.name, "via_backup": False,
-                  "done": any(d.is_done_chunk(c) for c in made.chunks)}
-        _judge(subject, made.chunks, calls_view(want_calls), want_text, expect)
+    first, second = first.fresh(), second.fresh()
+    made = splice(first.chunks, second.chunks, d, names=(first.id, second.id))
+    want_calls = spliced_calls(first, second, made.renamed)
+    want_text = (first.expect.get("content_text", ""), second.expect.get("content_text", ""))
+    expect = {"calls": want_calls, "content_text": "".join(want_text), "claimed_by": subject.name,
+              "extracted_by": subject.name, "via_backup": False,
+              "done": any(d.is_done_chunk(c) for c in made.chunks)}
+    _judge(subject, made.chunks, calls_view(want_calls), want_text, expect)
 
 
 def _fail(summary: str, stream: Any, expect: dict[str, Any], message: Any, **evidence: Any) -> Failure:
