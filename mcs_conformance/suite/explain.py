@@ -5,7 +5,8 @@
 character, which neighbouring chunks SPLIT-002 merges and why the others stay apart, where
 each noise item may go, the stream a text strategy is fed over this wire, and the streams
 derived from the case (its head, body and completion; where PREFIX cuts it and the cut
-completions PREFIX-003 closes it with; what SPLICE-001 changes in a second turn). ``render``
+completions PREFIX-003 closes it with; which of its completion chunks a splice keeps when it
+is the first turn, and what SPLICE-001 changes in a second turn). ``render``
 turns that into bounded text (long strings cut in the middle, long lists cut short).
 """
 
@@ -15,7 +16,7 @@ import json
 from typing import Any
 
 from ..corpus_tools.corpus import Case, Descriptor
-from .derive import cut_completions, cut_points, parts, pattern_text
+from .derive import cut_completions, cut_points, end_rules, kept_completion, parts, pattern_text
 from .generators import (
     carry_text,
     delta_sites,
@@ -80,6 +81,8 @@ def _derived(chunks: list[Any], d: Descriptor) -> dict[str, Any]:
         "cut_after": cut_points(chunks, d),
         "cut_completions": [{"description": desc, "chunks": made} for desc, made in cut_completions(chunks, d)],
         "splice": d.data.get("splice"),
+        "end_keys": [{"at": None if r["at"] is None else pattern_text(r["at"]), "keys": r["keys"]} for r in end_rules(d)],
+        "splice_kept": [{"chunk": i, "without": keys} for i, keys in kept_completion(chunks, d)],
     }
 
 
@@ -315,7 +318,8 @@ def _render_derived(derived: dict[str, Any] | None) -> list[str]:
                       for name in ("head", "body", "completion"))
     out = ["", f"Derived streams (docs/corpus.md, \"Derived streams\"): chunks by role: {roles}"]
     if derived["completion"]:
-        out.append(f"  PREFIX-001 and PREFIX-003 cut the stream after chunk {_ranges(derived['cut_after'])}")
+        out.append(f"  PREFIX-003 cuts the stream after chunk {_ranges(derived['cut_after'])} (PREFIX-001 reads it after "
+                   f"every chunk)")
     else:
         out.append("  no chunk matches roles.completion: the stream is not cut (nor spliced)")
     for item in derived["cut_completions"]:
@@ -331,6 +335,23 @@ def _render_derived(derived: dict[str, Any] | None) -> list[str]:
                 ("same", "shift", "unique", "renumber", "concat") if splice.get(key)]
         out.append("  SPLICE-001 places this case's body before or after another case's; in the second turn "
                    + ("; ".join(said) if said else "nothing is changed"))
+        out += _render_kept(derived)
+    return out
+
+
+def _render_kept(derived: dict[str, Any]) -> list[str]:
+    """Which completion chunks a splice keeps when the case is the first turn, and why."""
+    if not derived["completion"]:
+        return []
+    ends = ", ".join(k if r["at"] is None else f"{r['at']}.{k}" for r in derived["end_keys"] for k in r["keys"])
+    out = [f"  as the first turn, completion chunk {k['chunk']} stays without {', '.join(k['without'])}: it carries "
+           f"content beside them" for k in derived["splice_kept"]]
+    kept = {k["chunk"] for k in derived["splice_kept"]}
+    left = [i for i in derived["completion"] if i not in kept]
+    if left:
+        why = f"nothing beside the end keys ({ends})" if ends else "no end keys declared"
+        which = f"chunk {left[0]} is" if len(left) == 1 else f"chunks {_ranges(left)} are"
+        out.append(f"  as the first turn, completion {which} left out: {why}")
     return out
 
 
