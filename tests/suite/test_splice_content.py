@@ -282,3 +282,17 @@ def test_explain_says_which_completion_chunks_a_splice_keeps(corpus: Any) -> Non
             in render(explain(d, cases["gemini/call-after-text"])))
     assert ("as the first turn, completion chunk 2 is left out: nothing beside the end keys "
             "($.candidates[*].finishReason, $.candidates[*].finishMessage)") in render(explain(d, cases["gemini/text-then-call"]))
+
+
+def test_the_lint_reads_declared_end_keys_as_node_rules(corpus: Any) -> None:
+    from mcs_conformance.corpus_tools.lint import lint_descriptor
+
+    def findings(end_keys: list[dict[str, Any]]) -> list[Any]:
+        data = json.loads(json.dumps(GEMINI_DATA))
+        data["splice"]["end_keys"] = end_keys
+        return [f for f in lint_descriptor(Descriptor("gemini", data, "test"), corpus.cases)
+                if "end_keys" in f.field]
+
+    assert findings([{"at": ["candidates", "*"], "keys": ["finishReason"]}]) == []
+    wrong = findings([{"at": ["candidates", "*"], "keys": ["finish_reason"]}])
+    assert [f.field for f in wrong] == ["splice.end_keys[0].keys"] and "finish_reason" in wrong[0].problem
