@@ -178,6 +178,9 @@ def _command(conf: Any, checks: list[str], cases: list[str], extra: list[str] = 
     timeout = config.getoption("mcs_timeout")
     if timeout != 120.0:
         parts.append(f"--mcs-timeout={timeout:g}")
+    budget = config.getoption("mcs_shrink_budget", None)
+    if budget is not None:
+        parts.append(f"--mcs-shrink-budget={budget:g}")
     parts.append("--mcs-only")
     return " ".join([*env, *(shlex.quote(p) for p in [*parts, *extra])])
 

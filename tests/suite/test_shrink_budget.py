@@ -224,7 +224,8 @@ def test_a_failing_run_says_shrinking_was_cut_short(pytester: pytest.Pytester) -
     assert "ROUNDTRIP-002 failed" in out
     assert "shrinking was cut short: its budget of 0.5 s (--mcs-shrink-budget) ran out" in out
     assert "chunks (" in out  # the example is shown
-    assert "reproduce: " in out
+    reproduce = next(line for line in out.splitlines() if line.startswith("reproduce: "))
+    assert "--mcs-check=ROUNDTRIP-002" in reproduce and "--mcs-shrink-budget=0.5" in reproduce
     assert elapsed < 100  # generous: the item alone took minutes without a budget
 
 
