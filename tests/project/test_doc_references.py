@@ -113,7 +113,7 @@ def test_check_ids_are_read_with_their_ranges() -> None:
 
 # ------------------------------------------------------------------------------- rule ids
 
-_RULE = re.compile(r"(?<![\w/.\-#])([PCBXU]\d{1,2})(?![\w\-.])")
+_RULE = re.compile(r"(?<![\w.\-#])([PCBXU]\d{1,2})(?![\w\-]|\.\w)")
 
 
 def spec_rules() -> set[str]:
@@ -133,6 +133,10 @@ def spec_rules() -> set[str]:
 
 
 RULES = spec_rules()
+
+
+def test_rule_ids_are_read_in_lists_and_at_a_sentence_end() -> None:
+    assert _RULE.findall("C3/C4/C6, (P5), ends C8. Not a.C4, C4.x, B5-x, #U2 or BC4.") == ["C3", "C4", "C6", "P5", "C8"]
 
 
 def test_the_spec_defines_the_rules_the_docs_are_written_around() -> None:
