@@ -170,6 +170,9 @@ def _command(conf: Any, checks: list[str], cases: list[str], extra: list[str] = 
     parts += [f"--mcs-case={c}" for c in cases]
     for d in config.getoption("mcs_corpus"):
         parts.append(f"--mcs-corpus={d}")
+    parts += [f"--mcs-chain={c}" for c in config.getoption("mcs_chain", None) or ()]  # the chain the item ran on
+    if config.getoption("mcs_backup", None):
+        parts.append(f"--mcs-backup={config.getoption('mcs_backup')}")
     parts.append(f"--mcs-profile={conf.profile}")
     if config.getoption("mcs_gate"):
         parts.append(f"--mcs-gate={config.getoption('mcs_gate')}")

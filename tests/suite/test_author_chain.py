@@ -280,6 +280,8 @@ def test_chain_001_says_which_strategy_claimed_the_message_first(tmp_path: Path)
     assert ("openai-chat's recognizes returned True on this message (case cohere-chat/plan-two-calls), so the chain "
             "gave it to openai-chat before cohere-chat") in r.stdout, r.stdout
     assert "the author's chain, in order: openai-chat > cohere-chat > text-json" in r.stdout, r.stdout
+    reproduce = next(line for line in r.stdout.splitlines() if line.startswith("reproduce:"))
+    assert " ".join(f"--mcs-chain={c}" for c in chain) in reproduce, reproduce  # the rerun uses the same chain
 
 
 GREEDY = '''
