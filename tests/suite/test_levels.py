@@ -65,6 +65,21 @@ def spec_levels() -> dict[str, set[str]]:
     return allowed
 
 
+def test_every_row_of_the_spec_tables_has_its_headers_cells():
+    """A row that lost a cell separator would be skipped by ``spec_levels`` without a word."""
+    bad, header = [], None
+    for n, line in enumerate((ROOT / "docs" / "spec.md").read_text(encoding="utf-8").splitlines(), 1):
+        if not line.startswith("|"):
+            header = None
+            continue
+        cells = _cells(line)
+        if header is None:
+            header = cells
+        elif len(cells) != len(header):
+            bad.append(f"docs/spec.md:{n}: {len(cells)} cells under a header of {len(header)}")
+    assert not bad, "\n".join(bad)
+
+
 ALLOWED = spec_levels()
 SPEC_CITED = sorted(c for c in CHECKS if any(s.startswith("spec ") for s in CHECKS[c].sources))
 
