@@ -153,12 +153,15 @@ def test_every_rule_id_the_docs_name_is_a_rule_of_the_spec(path: Path) -> None:
 
 _SECTION = re.compile(r"\[?\bsections?\s+(\d+)\b(\]\(([^)\s]*)\))?", re.I)
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
-_QUOTED = re.compile(r"(?:\bsee\s+|(docs/[\w-]+\.md),\s*)\"([^\"]+)\"")
+_QUOTED = re.compile(r"(?:\bsee\s+|(?<![\w/.-])([\w-]+(?:/[\w-]+)*\.md),\s*)\"([^\"]+)\"")
 _DANGLING = re.compile(r"\b(?:see\s+(?:the\s+)?(?:end of this page|below|above)\b|at the end of this page)", re.I)
 
 
 def _target(path: Path, named: str | None) -> Path:
-    return ROOT / named if named else path
+    """The file a pointer names: relative to the repository, else to the file itself."""
+    if not named:
+        return path
+    return ROOT / named if (ROOT / named).exists() else path.parent / named
 
 
 def section_problems(path: Path) -> list[str]:
@@ -186,8 +189,11 @@ def section_problems(path: Path) -> list[str]:
             problems.append(f"{_where(path, text, m.start())}: link to {link}: {target.name} has no heading with that anchor")
     for m in _QUOTED.finditer(text):
         target = _target(path, m.group(1))
-        if _plain(m.group(2)) not in {_plain(h) for h in headings(target)}:
-            problems.append(f"{_where(path, text, m.start())}: \"{m.group(2)}\" is no heading of {target.name}")
+        if not target.exists():
+            problems.append(f"{_where(path, text, m.start())}: {m.group(1)}: no such file")
+        elif _plain(m.group(2)) not in {_plain(h) for h in headings(target)}:
+            shown = target.relative_to(ROOT) if target.is_relative_to(ROOT) else target.name
+            problems.append(f"{_where(path, text, m.start())}: \"{m.group(2)}\" is no heading of {shown}")
     for m in _DANGLING.finditer(text):
         problems.append(f"{_where(path, text, m.start())}: \"{m.group(0)}\" points nowhere: name the heading")
     return problems
