@@ -24,7 +24,8 @@ from typing import Any
 from ..corpus_tools.corpus import Descriptor
 from ..reference.accumulator import copy_tree
 from ..reference.protocol import ToolCall
-from .generators import Derived, char_split, delta_sites, empty_allowed, join, noise_level, noise_slots, split_chunk
+from .generators import (Derived, char_split, delta_sites, empty_allowed, join, noise_level, noise_slots, split_chunk,
+                         weakest)
 from .synthesize import Synthesized, native_delimiters, render_delimiters, synthesize, template_ids
 
 __all__ = [
@@ -284,8 +285,6 @@ def noise_examples(chunks: list[Any], descriptor: Descriptor, done_index: int | 
     noise = [item for item in descriptor.noise if noise_level(item) in levels]
     if not noise:
         return []
-    from .generators import weakest
-
     level = weakest(noise_level(i) for i in noise)
     n = len(chunks)
     early = list(chunks)
