@@ -4,8 +4,10 @@ A reader follows a pointer only if it leads somewhere. These tests read README.m
 docs/*.md (and the docs/spec.md pointers in the bundled cases' `why` / `source`) and check
 that every check id (``CHAIN-001``, ``SPLIT-001..003``, ``HISTORY-001, -002``,
 ``DONE-002/003``, ``RECOG-*``) is a registered check, every rule id (``C4``, ``P3``, ``U2``)
-is a rule of docs/spec.md, every section pointer ("section 4", a quoted heading,
-``file.md#anchor``) names a heading that exists, and every SDK function or class the docs
+is a rule of docs/spec.md, every section pointer names a heading that exists (a numbered
+section only as a link whose anchor carries its number, ``[section 4](#4-read-a-failure)``,
+so that renumbering breaks it; a quoted heading after "see" or a file name; a link's
+``#anchor``; never "see below" or "the end of this page"), and every SDK function or class the docs
 cite by its dotted path (``openai.lib.streaming.chat.ChatCompletionStreamState``) exists in
 the installed SDK, whose version is the one docs/spec.md names.
 """
