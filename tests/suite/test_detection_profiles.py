@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from hypothesis import Phase, settings
 
 import mcs_conformance.suite.invariants  # noqa: F401  (imported once, so in-process runs start warm)
 from mcs_conformance.corpus_tools.corpus import load_corpus
+from mcs_conformance.corpus_tools.oracles import ORACLE_MODULES, oracle_module
 from mcs_conformance.reference.protocol import ToolCall
 from mcs_conformance.strategies import (
     AnthropicMessagesStrategy,
@@ -37,7 +39,7 @@ from mcs_conformance.suite import examples as ex
 from mcs_conformance.suite import plugin, profiles
 from mcs_conformance.suite.generators import delta_sites, empty_allowed
 from mcs_conformance.suite.invariants import CHECKS, Failure
-from mcs_conformance.suite.invariants.base import Subject
+from mcs_conformance.suite.invariants.base import Subject, calls_view, same
 from mcs_conformance.suite.synthesize import native_delimiters, render_delimiters, template_ids
 from tests.zoo.broken import _ChatSteps
 
@@ -482,3 +484,17 @@ def test_noise_examples_insert_every_item_at_once(fmt: str) -> None:
         assert [c for c in d if c not in items] == [c for c in case.chunks if c not in items]
     assert made[1][len(case.chunks):] == items
     assert ex.noise_examples(case.chunks, descriptor, None, ()) == []
+
+
+@pytest.mark.parametrize("fmt", sorted(ORACLE_MODULES))
+def test_the_official_sdk_reads_back_every_native_example(fmt: str) -> None:
+    """The fixed streams are ones the provider could send for exactly these calls (ROUNDTRIP-002
+    is must): the official SDK's accumulator reads each back equal, written whole and cut at
+    every character."""
+    module = oracle_module(fmt)
+    for drawn in ex.native_examples(CORPUS.descriptors[fmt]):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            message = module.final_message(list(drawn.chunks))
+        assert same(module.calls(message), calls_view(drawn.calls)), drawn.chunks.recipe
+        assert module.content_text(message) == (drawn.text or ""), drawn.chunks.recipe
