@@ -116,7 +116,8 @@ def _first_report(stdout: str, check_id: str) -> str | None:
     lines = m.group(0).rstrip().splitlines()
     if len(lines) > 40:
         lines = lines[:30] + ["  ..."] + lines[-6:]
-    return "\n".join(line.replace(str(ROOT) + "/", "") for line in lines)
+    # the checkout's own path is nobody else's: reproduce lines read from the project root
+    return "\n".join(line.replace(f"PYTHONPATH={ROOT} ", "PYTHONPATH=. ").replace(str(ROOT) + "/", "") for line in lines)
 
 
 def main() -> int:
