@@ -250,9 +250,9 @@ def calls_view(calls: Iterable[ToolCall | dict]) -> list[dict[str, Any]]:
 def native_view(message: Any) -> Any:
     """The message without the strategy's own top-level ``mcs_*`` annotations.
 
-    A strategy may mark its live message (the reference openai-chat strategy adds
-    ``mcs_incomplete`` while a call may still change, or after a cut); the provider's
-    stream=false message never has such keys, so PARITY compares without them.
+    docs/spec.md lets a strategy mark its live message with top-level ``mcs_*`` keys, which
+    the reading methods ignore; the provider's stream=false message never has such keys, so
+    PARITY compares without them.
     """
     if isinstance(message, dict) and any(isinstance(k, str) and k.startswith("mcs_") for k in message):
         return {k: v for k, v in message.items() if not (isinstance(k, str) and k.startswith("mcs_"))}
