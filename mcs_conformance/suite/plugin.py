@@ -79,13 +79,7 @@ class Conformance(Reporting):
             self.settings = load_settings(root / "pyproject.toml")
         except SettingsError as exc:
             raise pytest.UsageError(str(exc)) from None
-        try:
-            strategy = load_strategy(spec)
-        except StrategyPathError as exc:
-            raise pytest.UsageError(f"--mcs-strategy {spec}: {exc}") from None
-        problem = not_a_strategy(strategy)
-        if problem:
-            raise pytest.UsageError(f"--mcs-strategy {spec}: {problem}")
+        strategy = self._loaded("--mcs-strategy", spec)
         self.breaker = Breaker()
         self.timeout = float(config.getoption("mcs_timeout") or 0)
         corpus_dirs = [*config.getoption("mcs_corpus"), *self.settings.corpus]
@@ -213,12 +207,10 @@ class Conformance(Reporting):
         if not spec:
             return None
         option = "--mcs-backup" if given else f"{self.settings.source} backup:"
+        from .invariants.base import is_text_strategy
+
         backup = self._loaded(option, spec)
-        try:
-            text = backup.recognizes("") is True
-        except Exception:  # noqa: BLE001 -- a recognizes that raises is no text strategy either
-            text = False
-        if not text:
+        if not is_text_strategy(backup):
             raise pytest.UsageError(f"{option} {spec}: {getattr(backup, 'name', spec)!r} is not a text strategy "
                                     "(recognizes('') is not True), and a leaked call falls through to a text strategy")
         return lambda: load_strategy(spec)

@@ -24,6 +24,7 @@ __all__ = [
     "check",
     "expect_part",
     "feed_all",
+    "is_text_strategy",
     "feed_case",
     "refused",
     "json_safe",
@@ -147,10 +148,7 @@ class Subject:
     @cached_property
     def is_text(self) -> bool:
         """Text strategies claim bare strings; native ones claim envelopes."""
-        try:
-            return self.strategy.recognizes("") is True
-        except Exception:
-            return False
+        return is_text_strategy(self.strategy)
 
     @property
     def descriptor(self) -> Descriptor | None:
@@ -174,7 +172,7 @@ class Subject:
         elif self.is_text:
             base.append(self.strategy)
         else:
-            first_text = next((i for i, s in enumerate(base) if _is_text(s)), len(base))
+            first_text = next((i for i, s in enumerate(base) if is_text_strategy(s)), len(base))
             base.insert(first_text, self.strategy)
         return ExtractionChain(base)
 
@@ -192,7 +190,7 @@ class Subject:
         if self.backup_factory is not None:
             declared = self.backup_factory()
             return self.strategy_named(declared.name, chain) or declared
-        texts = [s for s in chain if _is_text(s)]
+        texts = [s for s in chain if is_text_strategy(s)]
         return texts[-1] if texts else None
 
     def passed_over(self, message: object) -> bool:
@@ -201,7 +199,7 @@ class Subject:
         goes after text-json."""
         if not (self.is_text and isinstance(message, str)):
             return False
-        first = next((s.name for s in self.chain() if _is_text(s)), None)
+        first = next((s.name for s in self.chain() if is_text_strategy(s)), None)
         return self.name != first
 
     def strategy_named(self, name: str | None, chain: ExtractionChain) -> ExtractionStrategy | None:
@@ -218,7 +216,9 @@ class Subject:
         return case is not None and case.is_stream and case.format == self.name
 
 
-def _is_text(strategy: ExtractionStrategy) -> bool:
+def is_text_strategy(strategy: ExtractionStrategy) -> bool:
+    """Does the strategy claim bare strings (a text strategy)? A recognizes that raises is no
+    text strategy either."""
     try:
         return strategy.recognizes("") is True
     except Exception:
