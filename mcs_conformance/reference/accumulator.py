@@ -50,6 +50,7 @@ class Accumulator:
         self._dirty: list[_Slot] = []
         self._snapshot: Any = None
         self._stale = True
+        self._read: Callable[[], Any] | None = None
 
     # -- the live structure, for the strategy -------------------------------------------
     @property
@@ -110,10 +111,20 @@ class Accumulator:
         self._stale = True
         return text
 
+    def defer(self, read: Callable[[], Any]) -> None:
+        """Let the message live elsewhere: the next read of :attr:`message` returns ``read()``.
+        A strategy whose stream another process holds (the bridge's, docs/bridge.md) calls this
+        after each chunk, so the message is fetched only when it is read."""
+        self._read = read
+        self._stale = True
+
     # -- the read side, for the buffer ----------------------------------------------------
     @property
     def message(self) -> Any:
         """A snapshot of the message: a valid partial message, read-only by convention."""
+        if self._stale and self._read is not None:
+            self._snapshot = self._read()
+            self._stale = False
         if self._stale:
             for slot in self._dirty:
                 text = slot.joined()

@@ -166,6 +166,10 @@ def _command(conf: Any, checks: list[str], cases: list[str], extra: list[str] = 
     if getattr(config.option, "inifilename", None):
         parts += ["-c", str(config.option.inifilename)]
     parts.append(f"--mcs-strategy={conf.spec}")
+    if config.getoption("mcs_isolate", None):
+        parts.append("--mcs-isolate")
+    if config.getoption("mcs_memory_limit", None) is not None:
+        parts.append(f"--mcs-memory-limit={config.getoption('mcs_memory_limit'):g}")
     parts += [f"--mcs-check={c}" for c in checks]
     parts += [f"--mcs-case={c}" for c in cases]
     for d in config.getoption("mcs_corpus"):

@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from ..bridge.client import PeerFailure
 from .failures import write_counterexample
 from .time_limits import CheckTimeout, StrategyTripped, deadline, raised_by_strategy
 
@@ -63,6 +64,9 @@ def judge(conf: Any, item: Any) -> Verdict:
         failure = exc
     except CheckTimeout as exc:
         failure = Failure(str(exc))
+    except PeerFailure as exc:
+        failure = Failure(f"the strategy's process: {exc}" + (" (fix that first: the suite does not call it again)"
+                                                              if exc.cause == "tripped" else ""), detail=exc.detail)
     except StrategyTripped as exc:
         failure = Failure(f"not run: {exc} (fix that first: after a time-out the suite does not call the "
                           "method again, so a hanging strategy's run ends in minutes)")

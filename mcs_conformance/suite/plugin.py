@@ -32,6 +32,7 @@ from .loader import StrategyPathError, load_strategy, not_a_strategy
 from .report import Summary
 from .reporting import SUITE, Reporting
 from .settings import GATES, SettingsError, load_settings
+from ..bridge.client import PeerFailure
 from .time_limits import Breaker, CheckTimeout, Guarded, StrategyTripped, budget_seconds, deadline
 
 PROFILES = ("ci", "dev", "thorough")
@@ -40,7 +41,7 @@ DEFAULT_GATE = "should"
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("mcs-conformance", "MCS streaming tool-call extraction conformance")
-    group.addoption("--mcs-strategy", metavar="MODULE:ATTR", help="Strategy under test: a class, zero-argument factory or instance.")
+    group.addoption("--mcs-strategy", metavar="MODULE:ATTR", help="Strategy under test: a class, zero-argument factory or instance; or exec:COMMAND, a bridge peer in any language (docs/bridge.md).")
     group.addoption("--mcs-corpus", metavar="DIR", action="append", default=[], help="Add your own cases and descriptors (repeatable; also 'corpus' in [tool.mcs-conformance]).")
     group.addoption("--mcs-corpus-version", metavar="VERSION", help="Fail unless the bundled corpus has this version.")
     group.addoption("--mcs-case", metavar="ID", action="append", default=[], help="Run only this case id (repeatable).")
@@ -54,6 +55,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--mcs-snapshot-dir", metavar="DIR", help="Folder of this strategy's golden snapshots (default: tests/mcs-conformance/<name>@<module.attr>).")
     group.addoption("--mcs-only", action="store_true", help="Run the conformance items only, not the project's own tests.")
     group.addoption("--mcs-chain", metavar="MODULE:ATTR", action="append", default=[], help="The chain your driver ships, one strategy per option, in order (also 'chain' in [tool.mcs-conformance]; default: the reference chain).")
+    group.addoption("--mcs-isolate", action="store_true", default=None, help="Run a MODULE:ATTR strategy in a child process through the bridge (also 'isolate'; docs/bridge.md).")
+    group.addoption("--mcs-memory-limit", metavar="MIB", type=_mebibytes, help="Kill a bridged strategy's process past this resident memory (default 2048; 0: none).")
     group.addoption("--mcs-backup", metavar="MODULE:ATTR", help="The backup text strategy leaked calls fall through to (also 'backup'; default: the chain's last text strategy).")
 
 
@@ -79,9 +82,13 @@ class Conformance(Reporting):
             self.settings = load_settings(root / "pyproject.toml")
         except SettingsError as exc:
             raise pytest.UsageError(str(exc)) from None
-        strategy = self._loaded("--mcs-strategy", spec)
         self.breaker = Breaker()
         self.timeout = float(config.getoption("mcs_timeout") or 0)
+        isolate = config.getoption("mcs_isolate")
+        self.isolate = bool(self.settings.isolate if isolate is None else isolate)
+        memory = config.getoption("mcs_memory_limit")
+        self.memory_limit = float(memory if memory is not None else self.settings.memory_limit)
+        strategy = self._loaded("--mcs-strategy", spec)
         corpus_dirs = [*config.getoption("mcs_corpus"), *self.settings.corpus]
         try:
             self.corpus = load_corpus(corpus_dirs)
@@ -132,6 +139,9 @@ class Conformance(Reporting):
             raise pytest.UsageError(f"--mcs-strategy {spec}: planning the run timed out: {exc}") from None
         except StrategyTripped as exc:
             raise pytest.UsageError(f"--mcs-strategy {spec}: planning the run: {exc}") from None
+        except PeerFailure as exc:
+            raise pytest.UsageError(f"--mcs-strategy {spec}: planning the run: {exc}"
+                                    + (f"\n{exc.detail}" if exc.detail else "")) from None
         keys = {(c.id, label) for c, label, _ in self.planned}
         for key, e in self.expected.items():
             if key not in keys:
@@ -168,15 +178,54 @@ class Conformance(Reporting):
                 + "\n  (mcs-conformance corpus validate DIR --with-bundled lists them; docs/descriptors.md)")
 
     def _loaded(self, option: str, spec: str) -> Any:
-        """The strategy at ``spec``, or a usage error naming the option and what is wrong."""
+        """The strategy at ``spec``, or a usage error naming the option and what is wrong. The
+        strategy under test runs as a bridge peer when it is ``exec:COMMAND`` or the run
+        isolates it."""
+        bridged = spec.startswith("exec:") or (self.isolate and option == "--mcs-strategy")
+        if bridged and option != "--mcs-strategy":
+            raise pytest.UsageError(f"{option} {spec}: only the strategy under test (--mcs-strategy) runs as a "
+                                    "command; the chain's other members are loaded in-process")
         try:
-            obj = load_strategy(spec)
+            obj = self._peer(spec) if bridged else load_strategy(spec)
         except StrategyPathError as exc:
             raise pytest.UsageError(f"{option} {spec}: {exc}") from None
         problem = not_a_strategy(obj)
         if problem:
             raise pytest.UsageError(f"{option} {spec}: {problem}")
         return obj
+
+    def _peer(self, spec: str) -> Any:
+        """The bridged strategy for ``exec:COMMAND``, or for a ``MODULE:ATTR`` run isolated."""
+        import shlex
+        import sys
+
+        from ..bridge.client import Peer, PeerStartError, bridged
+
+        root = str(self.config.rootpath)
+        env = dict(os.environ)
+        env["MCS_BRIDGE_JS"] = (Path(__file__).resolve().parents[1] / "bridge" / "server.mjs").as_uri()
+        if spec.startswith("exec:"):
+            try:
+                argv = shlex.split(spec[len("exec:"):])
+            except ValueError as exc:
+                raise StrategyPathError(f"the command cannot be split into words: {exc}") from None
+            if not argv:
+                raise StrategyPathError("exec: names no command (exec:COMMAND, e.g. exec:'node my_strategy.mjs')")
+        else:
+            argv = [sys.executable, "-m", "mcs_conformance.bridge.server", spec]
+            env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)  # what this run imports from
+        peer = Peer(argv, cwd=root, env=env, timeout=self.timeout, memory_mib=self.memory_limit,
+                    label=spec[len("exec:"):] if spec.startswith("exec:") else f"python -m mcs_conformance.bridge.server {spec}")
+        peer.where = lambda: self.breaker.where
+        try:
+            return bridged(peer)
+        except PeerStartError as exc:
+            raise StrategyPathError(str(exc)) from None
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        from ..bridge.client import close_all
+
+        close_all()
 
     def _chain_factory(self, subject: Any) -> Any:
         """The author's declared chain (``--mcs-chain``, else ``chain`` in the table) as a
@@ -295,6 +344,19 @@ class Conformance(Reporting):
     def judge(self, item: "ConformanceItem") -> Verdict:
         """Run the item's check on a fresh copy of its case and conclude (:func:`.judging.judge`)."""
         return judge(self, item)
+
+
+def _mebibytes(text: str) -> float:
+    """``--mcs-memory-limit``'s value: MiB, 0 (no limit) or more."""
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of MiB, 0 (no limit) or more")
+    return value
 
 
 def _bundled(source: str) -> bool:

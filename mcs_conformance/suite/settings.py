@@ -10,6 +10,8 @@ to one run lives here too, so CI and a developer's shell run the same suite::
     expect-fail = [{ id = "...", case = "...", reason = "..." }]
     chain = ["my_pkg:CohereStrategy", "mcs_conformance.strategies:TextStrategy"]
     backup = "mcs_conformance.strategies:TextStrategy"
+    isolate = false                             # true: the strategy runs in a child process
+    memory-limit = 2048                         # MiB, for a strategy in a child process
 
 ``chain`` is the extraction chain the author's driver ships, in order (``--mcs-chain
 MODULE:ATTR``, repeatable): the chain-level checks (CHAIN, HISTORY, RECOG-004, the leak
@@ -33,7 +35,8 @@ from typing import Any
 __all__ = ["GATES", "ProjectSettings", "SettingsError", "load_settings"]
 
 GATES = ("must", "should", "reference")
-_KEYS = {"corpus", "gate", "snapshot-dir", "expect-fail", "chain", "backup"}
+_KEYS = {"corpus", "gate", "snapshot-dir", "expect-fail", "chain", "backup", "isolate", "memory-limit"}
+MEMORY_LIMIT = 2048.0  # MiB: a bridged strategy's process past this resident memory is killed
 
 
 class SettingsError(ValueError):
@@ -48,6 +51,8 @@ class ProjectSettings:
     snapshot_dir: Path | None = None
     chain: tuple[str, ...] = ()  # MODULE:ATTR specs of the author's chain, in order
     backup: str | None = None  # MODULE:ATTR of the backup text strategy
+    isolate: bool = False  # run a MODULE:ATTR strategy in a child process, through the bridge
+    memory_limit: float = MEMORY_LIMIT
     raw: dict[str, Any] = field(default_factory=dict)
 
 
@@ -87,8 +92,16 @@ def load_settings(pyproject: Path) -> ProjectSettings:
     backup = table.get("backup")
     if backup is not None and (not isinstance(backup, str) or ":" not in backup):
         raise SettingsError(f"{where}: backup must be a 'package.module:Attr' path of a text strategy")
+    isolate = table.get("isolate", False)
+    if not isinstance(isolate, bool):
+        raise SettingsError(f"{where}: isolate must be true or false")
+    memory = table.get("memory-limit", MEMORY_LIMIT)
+    if isinstance(memory, bool) or not isinstance(memory, (int, float)) or not memory >= 0:
+        raise SettingsError(f"{where}: memory-limit must be a number of MiB, 0 (no limit) or more")
     return ProjectSettings(
         source=where,
+        isolate=isolate,
+        memory_limit=float(memory),
         chain=tuple(chain),
         backup=backup,
         corpus=tuple(base / c for c in corpus),

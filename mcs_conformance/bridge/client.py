@@ -1,0 +1,457 @@
+"""The suite's side of the bridge: start a peer and stand for it as an ExtractionStrategy.
+
+:class:`Peer` is one child process speaking protocol 1 over its stdin and stdout. Every
+call waits for the reply with a clock and a memory watch of its own, so a peer that exits,
+is killed by a signal, grows past its memory limit, hangs or writes something that is no
+reply ends the call with a :class:`PeerFailure` (a ``BaseException``: neither a check's
+``except Exception``, nor hypothesis, nor the buffer's MalformedChunk wrapping catches it)
+that says what happened. The peer is then killed (its whole process group), and the next
+call starts a new one.
+
+:func:`bridged` returns the strategy object: its members are the peer's, a stream's
+message is fetched when it is read (``Accumulator.defer``), and :meth:`BridgedStrategy.cpu_time`
+and :meth:`~BridgedStrategy.floor` let COST subtract the bridge's own cost.
+"""
+
+from __future__ import annotations
+
+import collections
+import ctypes
+import itertools
+import os
+import select
+import signal
+import subprocess
+import threading
+import time
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..reference.accumulator import Accumulator
+from ..reference.protocol import ToolCall, ToolCallRecord
+from .messages import (MEMBERS, OPTIONAL_MEMBERS, PROTOCOL, call_from_wire, call_to_wire, decode, encode,
+                       error_from_wire, record_to_wire)
+
+__all__ = ["BridgedStrategy", "Peer", "PeerFailure", "PeerStartError", "bridged", "close_all"]
+
+POLL = 0.02  # seconds between looks at a peer's memory and clock while a call is outstanding
+CRASHES_TO_TRIP = 3  # a member whose calls ended the peer this often is not called again
+_STREAM = "mcs_bridge_stream"
+_LIVE: "weakref.WeakSet[Peer]" = weakref.WeakSet()
+
+
+class PeerFailure(BaseException):
+    """A call through the bridge did not end in a reply: ``cause`` is one of ``exit``,
+    ``signal``, ``memory``, ``time``, ``protocol``, ``start`` or ``tripped``."""
+
+    def __init__(self, message: str, *, cause: str, member: str | None = None, detail: str = "") -> None:
+        super().__init__(message)
+        self.cause, self.member, self.detail = cause, member, detail
+
+
+class PeerStartError(Exception):
+    """The peer could not be started or its handshake is unusable (a usage error)."""
+
+
+class Peer:
+    """One child process serving the protocol, restarted when it fails."""
+
+    def __init__(self, argv: Sequence[str], *, cwd: str | None = None, env: dict[str, str] | None = None,
+                 timeout: float = 120.0, memory_mib: float = 2048.0, label: str | None = None) -> None:
+        self.argv, self.cwd, self.env = list(argv), cwd, env
+        self.timeout, self.memory_mib = timeout, memory_mib
+        self.label = label or " ".join(self.argv)
+        self.hello: dict[str, Any] | None = None
+        self.generation = 0  # counts the processes started; a stream belongs to one
+        self.tripped: dict[str, str] = {}
+        self.crashes: collections.Counter[str] = collections.Counter()
+        self.where: Callable[[], str] = lambda: ""
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._buf = bytearray()
+        self._ids = itertools.count(1)
+        self._stderr: collections.deque[str] = collections.deque(maxlen=20)
+        self._drops: list[int] = []
+        self._page = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+        self._tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+        _LIVE.add(self)
+
+    # -- the process ---------------------------------------------------------------------
+    def start(self) -> dict[str, Any]:
+        """Start the process and shake hands; PeerStartError says why it cannot be used."""
+        try:
+            self._spawn()
+        except OSError as exc:
+            raise PeerStartError(f"cannot start {self.label!r}: {exc}") from None
+        try:
+            hello = self._exchange({"cmd": "start", "protocol": PROTOCOL}, "start")
+        except PeerFailure as exc:
+            raise PeerStartError(f"{self.label!r} did not answer the handshake: {exc}"
+                                 + (f"\n{exc.detail}" if exc.detail else "")) from None
+        except Exception as exc:  # noqa: BLE001 -- an error answered to start
+            self.kill()
+            raise PeerStartError(f"{self.label!r} answered the handshake with an error: {exc}") from None
+        problem = _hello_problem(hello)
+        if problem:
+            self.kill()
+            raise PeerStartError(f"{self.label!r}: {problem}")
+        if self.hello is None:
+            self.hello = hello
+        elif hello["name"] != self.hello["name"]:
+            self.kill()
+            raise PeerFailure(f"the restarted peer is named {hello['name']!r}, not {self.hello['name']!r}",
+                              cause="start")
+        return hello
+
+    def _spawn(self) -> None:
+        self._buf.clear()
+        self._stderr.clear()
+        self._proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      cwd=self.cwd, env=self.env, start_new_session=True, preexec_fn=_die_with_parent,
+                                      bufsize=0)
+        self.generation += 1
+        self._drops.clear()
+        os.set_blocking(self._proc.stdin.fileno(), False)
+        threading.Thread(target=_drain, args=(self._proc.stderr, self._stderr), daemon=True).start()
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._proc is None else self._proc.pid
+
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def kill(self) -> None:
+        """Kill the peer's whole process group and reap it."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        _reap(proc)
+
+    def close(self) -> None:
+        """End the peer: close its stdin (it exits), kill what is left after one second."""
+        proc = self._proc
+        if proc is None:
+            return
+        try:
+            proc.stdin.close()
+            proc.wait(timeout=1.0)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        self.kill()
+
+    # -- calls ----------------------------------------------------------------------------
+    def drop(self, stream: int) -> None:
+        """The stream will not be read again: tell the peer with the next request."""
+        self._drops.append(stream)
+
+    def call(self, member: str, **args: Any) -> Any:
+        """Send one request and return the reply's ``ok`` value; raise the error it carries,
+        or PeerFailure when no reply came."""
+        first = self.tripped.get(member)
+        if first is not None:
+            raise PeerFailure(f"{member} is not called again: it {first}", cause="tripped", member=member)
+        if not self.alive():
+            self.start()
+        request = {"cmd": member, **args}
+        if self._drops:
+            request["drop"], self._drops = self._drops, []
+        return self._exchange(request, member)
+
+    def _exchange(self, request: dict[str, Any], member: str) -> Any:
+        proc = self._proc
+        assert proc is not None
+        request["id"] = rid = next(self._ids)
+        try:
+            data = encode(request)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"the bridge carries JSON values only: {member}'s arguments are not JSON ({exc})") from None
+        started = time.monotonic()
+        try:
+            reply = self._roundtrip(proc, data, rid, member, started)
+        except PeerFailure as exc:
+            if exc.cause in ("exit", "signal", "memory"):
+                self.crashes[member] += 1
+                if self.crashes[member] >= CRASHES_TO_TRIP:
+                    self.tripped.setdefault(member, f"ended the peer {CRASHES_TO_TRIP} times (last in "
+                                                    f"{self.where() or 'an earlier check'}: {exc})")
+            elif exc.cause == "time":
+                self.tripped.setdefault(member, f"did not answer within {self.timeout:g} s in "
+                                                f"{self.where() or 'an earlier check'}")
+            raise
+        except BaseException:
+            # interrupted (the check's own time limit, ^C): the peer's state is unknown
+            self.kill()
+            if time.monotonic() - started >= self.timeout / 2 > 0:
+                self.tripped.setdefault(member, f"was interrupted after {time.monotonic() - started:.1f} s in "
+                                                f"{self.where() or 'an earlier check'}")
+            raise
+        if "error" in reply:
+            raise error_from_wire(reply["error"])
+        return reply["ok"]
+
+    def _roundtrip(self, proc: subprocess.Popen[bytes], data: bytes, rid: int, member: str, started: float) -> dict:
+        out_fd, in_fd = proc.stdout.fileno(), proc.stdin.fileno()
+        view = memoryview(data)
+        checked = started
+        while True:
+            # write what is left of the request, then read until a line is complete
+            if view:
+                try:
+                    view = view[os.write(in_fd, view):]
+                except BlockingIOError:
+                    pass
+                except (BrokenPipeError, OSError):
+                    view = memoryview(b"")  # the peer is gone: its exit is read below
+                    self._fail_ended(proc, member)
+            if not view:
+                end = self._buf.find(b"\n")
+                if end >= 0:
+                    line = bytes(self._buf[:end])
+                    del self._buf[: end + 1]
+                    return self._reply(line, rid, member)
+            now = time.monotonic()
+            if now - checked >= POLL:
+                checked = now
+                self._watch(proc, member, now - started)
+            ready = select.select([out_fd], [in_fd] if view else [], [], POLL)
+            if ready[0]:
+                chunk = os.read(out_fd, 1 << 16)
+                if not chunk:
+                    self._fail_ended(proc, member)
+                self._buf += chunk
+
+    def _watch(self, proc: subprocess.Popen[bytes], member: str, elapsed: float) -> None:
+        if elapsed > self.timeout > 0:
+            self.kill()
+            raise PeerFailure(f"the peer did not answer {member} within {self.timeout:g} s (--mcs-timeout); "
+                              "it was killed", cause="time", member=member, detail=self.stderr_tail())
+        if self.memory_mib > 0:
+            used = self.rss_mib(proc.pid)
+            if used is not None and used > self.memory_mib:
+                self.kill()
+                raise PeerFailure(f"the peer used {used:.0f} MiB serving {member}, over the limit of "
+                                  f"{self.memory_mib:g} MiB (--mcs-memory-limit); it was killed",
+                                  cause="memory", member=member, detail=self.stderr_tail())
+        if proc.poll() is not None:
+            self._fail_ended(proc, member)
+
+    def _fail_ended(self, proc: subprocess.Popen[bytes], member: str) -> None:
+        code = _reap(proc)
+        self.kill()
+        time.sleep(0.05)  # let the stderr reader take the last lines
+        if code is None:
+            how, cause = "closed its stdout", "exit"
+        elif code < 0:
+            try:
+                how = f"was killed by signal {signal.Signals(-code).name}"
+            except ValueError:
+                how = f"was killed by signal {-code}"
+            cause = "signal"
+        else:
+            how, cause = f"exited with code {code}", "exit"
+        raise PeerFailure(f"the peer {how} while serving {member}", cause=cause, member=member,
+                          detail=self.stderr_tail())
+
+    def _reply(self, line: bytes, rid: int, member: str) -> dict[str, Any]:
+        def broken(what: str) -> PeerFailure:
+            self.kill()
+            shown = line[:200].decode("utf-8", "replace") + ("..." if len(line) > 200 else "")
+            return PeerFailure(f"the peer broke the protocol serving {member}: {what}; it was killed",
+                               cause="protocol", member=member, detail=f"the line: {shown}\n{self.stderr_tail()}".rstrip())
+
+        try:
+            reply = decode(line)
+        except ValueError as exc:
+            raise broken(f"it wrote a line that is not JSON ({exc})") from None
+        if not isinstance(reply, dict) or ("ok" in reply) == ("error" in reply):
+            raise broken("it wrote a line that is no reply (an object with 'id' and one of 'ok' or 'error')")
+        if reply.get("id") != rid:
+            raise broken(f"it answered request {rid} with the id {reply.get('id')!r}")
+        if "error" in reply:
+            try:
+                error_from_wire(reply["error"])
+            except ValueError as exc:
+                raise broken(f"its error is malformed: {exc}") from None
+        return reply
+
+    # -- measuring -------------------------------------------------------------------------
+    def rss_mib(self, pid: int) -> float | None:
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as f:
+                return int(f.read().split()[1]) * self._page / 2**20
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def cpu_seconds(self) -> float:
+        """The peer's CPU time so far (user + system), 0 where /proc cannot tell."""
+        if self._proc is None:
+            return 0.0
+        try:
+            with open(f"/proc/{self._proc.pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / self._tick
+        except (OSError, IndexError, ValueError):
+            return 0.0
+
+    def stderr_tail(self) -> str:
+        lines = list(self._stderr)
+        return ("its last lines on stderr:\n" + "\n".join(f"    {x}" for x in lines)) if lines else ""
+
+
+class BridgedStrategy:
+    """A strategy whose members run in a peer. Built by :func:`bridged`, with only the
+    members the peer's handshake lists."""
+
+    def __init__(self, peer: Peer) -> None:
+        hello = peer.hello or {}
+        self.peer = peer
+        self.name: str = hello.get("name", "?")
+        self.leaks_into_text: bool = hello.get("leaks_into_text", False)
+        self.implementation: dict[str, Any] = hello.get("implementation", {})
+        self._streams = itertools.count(1)
+
+    def __repr__(self) -> str:
+        return f"BridgedStrategy({self.name!r}, peer={self.peer.label!r})"
+
+    # -- the members, installed by bridged() from the handshake ---------------------------
+    def _recognizes(self, shape: object) -> bool:
+        return self.peer.call("recognizes", shape=shape)
+
+    def _accumulate(self, acc: Accumulator, chunk: object) -> str:
+        peer = self.peer
+        held = acc.state.get(_STREAM)
+        if held is None:
+            if not peer.alive():
+                peer.start()
+            held = acc.state[_STREAM] = (peer.generation, next(self._streams))
+            weakref.finalize(acc, _dropped, weakref.ref(peer), held)
+        elif held[0] != peer.generation:
+            raise PeerFailure("this stream was lost when the peer was restarted", cause="exit", member="accumulate")
+        delta = peer.call("accumulate", stream=held[1], chunk=chunk)
+        acc.defer(lambda: self._message(held))
+        return delta
+
+    def _message(self, held: tuple[int, int]) -> Any:
+        if held[0] != self.peer.generation:
+            raise PeerFailure("this stream was lost when the peer was restarted", cause="exit", member="as_dict")
+        return self.peer.call("as_dict", stream=held[1])
+
+    def _is_done(self, chunk: object) -> bool:
+        return self.peer.call("is_done", chunk=chunk)
+
+    def _extract(self, message: object) -> list[ToolCall]:
+        reply = self.peer.call("extract", message=message)
+        if not isinstance(reply, list):
+            raise ValueError(f"extract answered {type(reply).__name__}, not a list of tool calls")
+        out = []
+        for i, value in enumerate(reply):
+            try:
+                out.append(call_from_wire(value))
+            except ValueError as exc:
+                raise ValueError(f"extract answered item {i} that is no tool call: {exc}") from None
+        return out
+
+    def _content_text(self, message: object) -> str:
+        return self.peer.call("content_text", message=message)
+
+    def _forming_name(self, message: object) -> str | None:
+        return self.peer.call("forming_name", message=message)
+
+    def _result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
+        sent = [record_to_wire(r) if isinstance(r, ToolCallRecord) else r for r in records] \
+            if isinstance(records, (list, tuple)) else records  # what is no record reaches the strategy as it is
+        return self.peer.call("result_messages", message=message, records=sent)
+
+    def _render(self, calls: Sequence[ToolCall]) -> str:
+        sent = [call_to_wire(c) if isinstance(c, ToolCall) else c for c in calls] \
+            if isinstance(calls, (list, tuple)) else calls
+        return self.peer.call("render", calls=sent)
+
+    # -- the bridge's own cost, for COST ----------------------------------------------------
+    def cpu_time(self) -> float:
+        """CPU seconds of this process and the peer: what feeding a stream costs in all."""
+        return time.process_time() + self.peer.cpu_seconds()
+
+    def floor(self, chunks: Sequence[Any]) -> float:
+        """CPU seconds the bridge itself spends carrying ``chunks`` as the buffer feeds them
+        (two requests a chunk, as ``accumulate`` and ``is_done``), measured with ``ping``."""
+        start = self.cpu_time()
+        for chunk in chunks:
+            self.peer.call("ping", payload=chunk)
+            self.peer.call("ping", payload=chunk)
+        return self.cpu_time() - start
+
+
+def bridged(peer: Peer) -> BridgedStrategy:
+    """Start ``peer`` (if needed) and return the strategy standing for it, with exactly the
+    members its handshake lists (STRUCT and the loader see what the peer has)."""
+    hello = peer.hello or peer.start()
+    members = set(hello.get("members", ()))
+    cls = type("BridgedStrategy", (BridgedStrategy,), {
+        m: getattr(BridgedStrategy, "_" + m) for m in (*MEMBERS, *OPTIONAL_MEMBERS) if m in members})
+    cls.__module__ = __name__
+    cls.__doc__ = BridgedStrategy.__doc__
+    strategy = cls(peer)
+    return strategy
+
+
+def close_all() -> None:
+    """Close every peer still running (at the end of a run)."""
+    for peer in list(_LIVE):
+        peer.close()
+
+
+def _hello_problem(hello: Any) -> str | None:
+    if not isinstance(hello, dict):
+        return f"its handshake is {type(hello).__name__}, not an object"
+    if hello.get("protocol") != PROTOCOL:
+        return (f"it speaks bridge protocol {hello.get('protocol')!r}; this mcs-conformance speaks "
+                f"protocol {PROTOCOL} (docs/bridge.md)")
+    if not isinstance(hello.get("name"), str) or not hello["name"]:
+        return "its handshake has no name (a non-empty string)"
+    if not isinstance(hello.get("leaks_into_text"), bool):
+        return "its handshake's leaks_into_text is not true or false"
+    members = hello.get("members")
+    if not isinstance(members, list) or not all(isinstance(m, str) for m in members):
+        return "its handshake's members is not a list of member names"
+    if not isinstance(hello.get("implementation", {}), dict):
+        return "its handshake's implementation is not an object"
+    return None
+
+
+def _dropped(peer_ref: "weakref.ref[Peer]", held: tuple[int, int]) -> None:
+    peer = peer_ref()
+    if peer is not None and peer.generation == held[0]:
+        peer.drop(held[1])
+
+
+def _drain(pipe: Any, into: "collections.deque[str]") -> None:
+    try:
+        for raw in iter(pipe.readline, b""):
+            into.append(raw.decode("utf-8", "replace").rstrip("\n")[:500])
+    except (OSError, ValueError):
+        pass
+
+
+def _reap(proc: subprocess.Popen[bytes]) -> int | None:
+    try:
+        return proc.wait(timeout=2.0)
+    except subprocess.TimeoutExpired:
+        return proc.poll()
+
+
+try:  # looked up here: the child calls it between fork and exec, where loading a library is unsafe
+    _PRCTL: Any = ctypes.CDLL(None, use_errno=True).prctl
+except (OSError, AttributeError):
+    _PRCTL = None
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: on Linux, be killed when the process that started us dies."""
+    if _PRCTL is not None:
+        _PRCTL(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
