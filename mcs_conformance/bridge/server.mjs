@@ -17,7 +17,9 @@
  * the only output. The process exits 0 when stdin ends. A line that is no request (invalid
  * JSON, no integer id) ends it with code 2 and the reason on stderr.
  *
- * NaN and Infinity travel as the bare tokens Python's `json` module reads and writes.
+ * Numbers cross as Python's `json` module reads and writes them: an integer past 2**53
+ * reaches the strategy as a BigInt (and goes back with all its digits), NaN and Infinity
+ * as the bare tokens.
  */
 import { createInterface } from "node:readline";
 
@@ -75,24 +77,38 @@ export function errorToWire(thrown) {
   return { type: "Error", name, message: `a non-Error value was thrown: ${text}` };
 }
 
+// An integer past 2**53 is read as a BigInt (JSON.parse's source text, node >= 22) and
+// written back with all its digits; a number that large is a float, written as one
+// (5.059354110044745e+16, not 50593541100447450); a non-finite number crosses as a marked
+// string. (JavaScript has one number type: a float 1.0 goes back as 1, which Python reads
+// as equal.)
+const revive = (_, v, context) => {
+  if (typeof v === "number") {
+    return !Number.isSafeInteger(v) && /^-?\d+$/.test(context?.source) ? BigInt(context.source) : v;
+  }
+  return typeof v === "string" && v.startsWith(NUM) ? Number(v.slice(NUM.length)) : v;
+};
+
 /** A line as JSON; NaN, Infinity and -Infinity outside strings are read as those numbers. */
 export function parseLine(line) {
   try {
-    return JSON.parse(line);
+    return /\d{16}/.test(line) ? JSON.parse(line, revive) : JSON.parse(line);
   } catch (first) {
     if (!/NaN|Infinity/.test(line)) throw first;
     const marked = line.replace(/"(?:[^"\\]|\\.)*"|-?Infinity|NaN/g,
       (m) => (m[0] === '"' ? m : `"\\u0000mcs-bridge-number:${m}"`));
-    return JSON.parse(marked, (_, v) => (typeof v === "string" && v.startsWith(NUM) ? Number(v.slice(NUM.length)) : v));
+    return JSON.parse(marked, revive);
   }
 }
 
-/** A value as one line of JSON, non-finite numbers as bare tokens. */
+/** A value as one line of JSON, big integers whole, non-finite numbers as bare tokens. */
 export function formatLine(value) {
   let marked = false;
   const text = JSON.stringify(value, (_, v) => {
-    if (typeof v === "number" && !Number.isFinite(v)) { marked = true; return NUM + String(v); }
-    return v;
+    if (typeof v === "bigint") return JSON.rawJSON(String(v));
+    if (typeof v !== "number" || Number.isSafeInteger(v)) return v;
+    if (!Number.isFinite(v)) { marked = true; return NUM + String(v); }
+    return Number.isInteger(v) ? JSON.rawJSON(v.toExponential()) : v; // 5e16 was a float: stays one
   });
   return marked ? text.replace(/"\\u0000mcs-bridge-number:(NaN|-?Infinity)"/g, "$1") : text;
 }
@@ -164,7 +180,7 @@ export async function serve(strategy) {
     } catch (thrown) {
       try {
         reply = formatLine({ id: request.id, error: errorToWire(thrown) });
-      } catch (again) { // a StreamError payload that is no JSON value
+      } catch (again) { // a StreamError payload that is no JSON value (a cycle, say)
         reply = formatLine({ id: request.id, error: { ...errorToWire(again), type: "Error" } });
       }
     }
