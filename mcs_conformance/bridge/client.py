@@ -74,6 +74,8 @@ class Peer:
         self._drops: list[int] = []
         self._page = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
         self._tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+        where = os.environ.get("MCS_BRIDGE_TRANSCRIPT")  # every line both ways, for checking a peer
+        self._transcript = open(where, "ab") if where else None
         _LIVE.add(self)
 
     # -- the process ---------------------------------------------------------------------
@@ -84,7 +86,7 @@ class Peer:
         except OSError as exc:
             raise PeerStartError(f"cannot start {self.label!r}: {exc}") from None
         try:
-            hello = self._exchange({"cmd": "start", "protocol": PROTOCOL}, "start")
+            hello = self._exchange({"cmd": "start", "protocol": PROTOCOL}, "start")["ok"]
         except PeerFailure as exc:
             raise PeerStartError(f"{self.label!r} did not answer the handshake: {exc}"
                                  + (f"\n{exc.detail}" if exc.detail else "")) from None
@@ -152,6 +154,10 @@ class Peer:
     def call(self, member: str, **args: Any) -> Any:
         """Send one request and return the reply's ``ok`` value; raise the error it carries,
         or PeerFailure when no reply came."""
+        return self.exchange(member, **args)["ok"]
+
+    def exchange(self, member: str, **args: Any) -> dict[str, Any]:
+        """As :meth:`call`, returning the whole reply (``ok`` and what rides with it)."""
         first = self.tripped.get(member)
         if first is not None:
             raise PeerFailure(f"{member} is not called again: it {first}", cause="tripped", member=member)
@@ -170,6 +176,9 @@ class Peer:
             data = encode(request)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"the bridge carries JSON values only: {member}'s arguments are not JSON ({exc})") from None
+        if self._transcript is not None:
+            self._transcript.write(b"> " + data)
+            self._transcript.flush()
         started = time.monotonic()
         try:
             reply = self._roundtrip(proc, data, rid, member, started)
@@ -192,7 +201,7 @@ class Peer:
             raise
         if "error" in reply:
             raise error_from_wire(reply["error"])
-        return reply["ok"]
+        return reply
 
     def _roundtrip(self, proc: subprocess.Popen[bytes], data: bytes, rid: int, member: str, started: float) -> dict:
         out_fd, in_fd = proc.stdout.fileno(), proc.stdin.fileno()
@@ -213,6 +222,9 @@ class Peer:
                 if end >= 0:
                     line = bytes(self._buf[:end])
                     del self._buf[: end + 1]
+                    if self._transcript is not None:
+                        self._transcript.write(b"< " + line + b"\n")
+                        self._transcript.flush()
                     return self._reply(line, rid, member)
             now = time.monotonic()
             if now - checked >= POLL:
@@ -314,6 +326,7 @@ class BridgedStrategy:
         self.leaks_into_text: bool = hello.get("leaks_into_text", False)
         self.implementation: dict[str, Any] = hello.get("implementation", {})
         self._streams = itertools.count(1)
+        self._done: tuple[object, Any] | None = None  # (chunk, the is_done answer its accumulate reply carried)
 
     def __repr__(self) -> str:
         return f"BridgedStrategy({self.name!r}, peer={self.peer.label!r})"
@@ -332,9 +345,10 @@ class BridgedStrategy:
             weakref.finalize(acc, _dropped, weakref.ref(peer), held)
         elif held[0] != peer.generation:
             raise PeerFailure("this stream was lost when the peer was restarted", cause="exit", member="accumulate")
-        delta = peer.call("accumulate", stream=held[1], chunk=chunk)
+        reply = peer.exchange("accumulate", stream=held[1], chunk=chunk, and_is_done=True)
         acc.defer(lambda: self._message(held))
-        return delta
+        self._done = (chunk, reply.get("is_done"))  # the buffer asks is_done of this chunk next
+        return reply["ok"]
 
     def _message(self, held: tuple[int, int]) -> Any:
         if held[0] != self.peer.generation:
@@ -342,6 +356,12 @@ class BridgedStrategy:
         return self.peer.call("as_dict", stream=held[1])
 
     def _is_done(self, chunk: object) -> bool:
+        held, self._done = self._done, None
+        if held is not None and held[0] is chunk and isinstance(held[1], dict):
+            if "error" in held[1]:
+                raise error_from_wire(held[1]["error"])
+            if "ok" in held[1]:
+                return held[1]["ok"]
         return self.peer.call("is_done", chunk=chunk)
 
     def _extract(self, message: object) -> list[ToolCall]:
@@ -373,16 +393,26 @@ class BridgedStrategy:
         return self.peer.call("render", calls=sent)
 
     # -- the bridge's own cost, for COST ----------------------------------------------------
+    @property
+    def measures_itself(self) -> bool:
+        """Does the peer report its strategy's own CPU time (``cpu_time``)?"""
+        return "cpu_time" in (self.peer.hello or {}).get("members", ())
+
     def cpu_time(self) -> float:
-        """CPU seconds of this process and the peer: what feeding a stream costs in all."""
+        """CPU seconds for COST: the strategy's own code as the peer measures it (``cpu_time``),
+        else this process and the peer together (the bridge's part is then ``floor``)."""
+        if self.measures_itself:
+            return float(self.peer.call("cpu_time"))
         return time.process_time() + self.peer.cpu_seconds()
 
     def floor(self, chunks: Sequence[Any]) -> float:
         """CPU seconds the bridge itself spends carrying ``chunks`` as the buffer feeds them
-        (two requests a chunk, as ``accumulate`` and ``is_done``), measured with ``ping``."""
+        (one request a chunk: ``accumulate`` carries ``is_done``'s answer), measured with ``ping``;
+        0 when the peer measures its strategy itself."""
+        if self.measures_itself:
+            return 0.0
         start = self.cpu_time()
         for chunk in chunks:
-            self.peer.call("ping", payload=chunk)
             self.peer.call("ping", payload=chunk)
         return self.cpu_time() - start
 

@@ -15,6 +15,7 @@ from ..reference.protocol import ToolCall, ToolCallRecord
 __all__ = [
     "COMMANDS",
     "ERROR_TYPES",
+    "MEASURES",
     "MEMBERS",
     "OPTIONAL_MEMBERS",
     "PROTOCOL",
@@ -34,7 +35,8 @@ __all__ = [
 PROTOCOL = 1
 MEMBERS = ("recognizes", "accumulate", "is_done", "extract", "content_text", "forming_name", "result_messages")
 OPTIONAL_MEMBERS = ("render",)
-COMMANDS = ("start", *MEMBERS, "as_dict", *OPTIONAL_MEMBERS, "ping")
+MEASURES = ("cpu_time",)  # optional: the CPU seconds the strategy's own code has used in the peer
+COMMANDS = ("start", *MEMBERS, "as_dict", *OPTIONAL_MEMBERS, "ping", *MEASURES)
 ERROR_TYPES = ("MalformedChunk", "StreamError", "ValueError", "Error")
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from typing import Any, BinaryIO
 
 from .. import __version__
@@ -51,6 +52,8 @@ def serve(strategy: Any, *, out: BinaryIO | None = None, inp: BinaryIO | None = 
             if handler is None:
                 raise _Unknown(f"no command {cmd!r} (this peer serves {', '.join(sorted(handlers))})")
             reply = {"id": rid, "ok": handler(request, streams)}
+            if cmd == "accumulate" and request.get("and_is_done") and "is_done" in handlers:
+                reply["is_done"] = _answer(handlers["is_done"], request, streams)
             data = json.dumps(reply, separators=(",", ":"))
         except Exception as exc:  # noqa: BLE001 -- what the strategy raised is the answer
             data = json.dumps({"id": rid, "error": _error(exc)}, separators=(",", ":"), default=repr)
@@ -60,6 +63,16 @@ def serve(strategy: Any, *, out: BinaryIO | None = None, inp: BinaryIO | None = 
 
 class _Unknown(Exception):
     pass
+
+
+def _answer(handler: Any, request: dict, streams: dict[int, Accumulator]) -> dict[str, Any]:
+    """``{"ok": value}`` or ``{"error": ...}``: the is_done answer carried by an accumulate reply."""
+    try:
+        value = handler(request, streams)
+        json.dumps(value)
+        return {"ok": value}
+    except Exception as exc:  # noqa: BLE001 -- what the strategy raised is the answer
+        return {"error": _error(exc)}
 
 
 def _error(exc: Exception) -> dict[str, Any]:
@@ -101,7 +114,22 @@ def _handlers(s: Any) -> dict[str, Any]:
         "render": lambda r, _: s.render(_each(call_or_value, r.get("calls"))),
     }
     present = {m for m in (*MEMBERS, *OPTIONAL_MEMBERS) if callable(getattr(s, m, None))}
-    return {cmd: fn for cmd, fn in table.items() if cmd in present or cmd in ("start", "ping", "as_dict")}
+    out = {cmd: fn for cmd, fn in table.items() if cmd in present or cmd in ("start", "ping")}
+    spent = [0.0]  # CPU seconds inside the strategy's own code (cpu_time): what COST judges
+
+    def timed(fn: Any) -> Any:
+        def run(request: dict, streams: dict[int, Accumulator]) -> Any:
+            start = time.process_time()
+            try:
+                return fn(request, streams)
+            finally:
+                spent[0] += time.process_time() - start
+        return run
+
+    for cmd in (*present, "as_dict"):
+        out[cmd] = timed(table[cmd])
+    out["cpu_time"] = lambda r, _: spent[0]
+    return out
 
 
 def _each(convert: Any, values: Any) -> Any:
@@ -116,7 +144,7 @@ def _hello(s: Any) -> dict[str, Any]:
         "leaks_into_text": getattr(s, "leaks_into_text", None),
         "implementation": {"name": f"{cls.__module__}.{cls.__qualname__}", "version": __version__,
                            "language": f"python {sys.version.split()[0]}"},
-        "members": [m for m in (*MEMBERS, *OPTIONAL_MEMBERS) if callable(getattr(s, m, None))],
+        "members": [m for m in (*MEMBERS, *OPTIONAL_MEMBERS) if callable(getattr(s, m, None))] + ["cpu_time"],
     }
 
 
