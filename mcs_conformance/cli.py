@@ -273,7 +273,19 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--chunk", type=int, help="the chunk whose character split is shown (default: the first "
                                               "with a delta of two characters or more)")
     ex.add_argument("--json", action="store_true", help="print the full data as JSON, nothing cut")
+    br = sub.add_parser("bridge", help="where the strategy bridge's files are (docs/bridge.md)")
+    br.add_argument("what", choices=("js", "schemas"),
+                    help="js: the file: URL of the JavaScript server module (what MCS_BRIDGE_JS holds in a run); "
+                         "schemas: the folder of the protocol's JSON Schemas")
     return p
+
+
+def _cmd_bridge(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent
+    print((root / "bridge" / "server.mjs").as_uri() if args.what == "js" else root / "schemas" / "bridge")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -293,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
         return _cmd_descriptor(args)
     if args.cmd == "record":
         return _cmd_record(args)
+    if args.cmd == "bridge":
+        return _cmd_bridge(args)
     return 2
 
 

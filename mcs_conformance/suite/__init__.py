@@ -10,5 +10,8 @@ how a strategy is named and run (:mod:`.loader`, :mod:`.settings`, :mod:`.profil
 
 May import: the reference (:mod:`mcs_conformance.reference`), corpus loading and the schemas
 (:mod:`mcs_conformance.corpus_tools.corpus`, :mod:`~mcs_conformance.corpus_tools.schemas`),
-pytest, hypothesis and syrupy. Nothing outside the suite imports it but the command line.
+pytest, hypothesis and syrupy, and the bridge's client (:mod:`mcs_conformance.bridge.client`).
+Nothing outside the suite imports it but the command line and the bridge's Python server,
+which reads a ``MODULE:ATTR`` path with :mod:`.loader` (a module of the standard library and
+the reference alone).
 """

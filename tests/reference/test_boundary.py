@@ -157,6 +157,31 @@ print("ok")
 def test_the_package_top_level_holds_at_most_four_modules() -> None:
     top = sorted(p.name for p in (ROOT / "mcs_conformance").glob("*.py"))
     assert len(top) <= 4, top
-    for role in ("reference", "suite", "corpus_tools"):
+    for role in ("reference", "suite", "corpus_tools", "bridge"):
         init = ROOT / "mcs_conformance" / role / "__init__.py"
         assert init.read_text().startswith('"""'), f"{role} has no docstring"
+
+
+BRIDGE_BLOCKED = [
+    "pytest", "_pytest", "hypothesis", "syrupy", "jsonschema", "mcs_conformance.corpus_tools",
+    "mcs_conformance.suite.plugin", "mcs_conformance.suite.invariants", "mcs_conformance.suite.judging",
+]
+
+BRIDGE_BODY = """
+import io, json, sys
+import mcs_conformance.bridge.client, mcs_conformance.bridge.messages
+from mcs_conformance.bridge import server
+inp = io.BytesIO(b'{"id":0,"cmd":"start","protocol":1}\\n{"id":1,"cmd":"recognizes","shape":""}\\n')
+out = io.BytesIO()
+server.serve(server_strategy(), out=out, inp=inp)
+replies = [json.loads(line) for line in out.getvalue().splitlines()]
+assert replies[0]["ok"]["name"] == "text-json" and replies[1] == {"id": 1, "ok": True}, replies
+print("ok")
+"""
+
+
+def test_the_bridge_imports_only_the_reference_and_serves_without_the_suite() -> None:
+    body = "from mcs_conformance.suite.loader import load_strategy\n" \
+           "server_strategy = lambda: load_strategy('mcs_conformance.strategies:TextStrategy')\n" + BRIDGE_BODY
+    result = run_blocked(BRIDGE_BLOCKED, body)
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
