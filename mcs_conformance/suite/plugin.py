@@ -128,6 +128,8 @@ class Conformance(Reporting):
                 "spec": spec,
                 "profile": self.profile,
                 "gate": self.gate,
+                **({"peer": {**strategy.implementation, "command": strategy.peer.label}}
+                   if getattr(strategy, "peer", None) is not None and hasattr(strategy, "implementation") else {}),
             }
         )
         self.checks = CHECKS

@@ -20,6 +20,12 @@ LEVELS = ("must", "should", "reference")
 DIFFERENCES_SHOWN = 10
 
 
+def _peer(peer: dict[str, Any]) -> str:
+    """The bridged peer as the summary names it: implementation, version, language, command."""
+    return (f"{peer.get('name', '?')} {peer.get('version', '')} ({peer.get('language', '?')}), "
+            f"run as {peer.get('command', '?')}")
+
+
 class Summary:
     """Outcomes of the conformance items of one run, grouped by family and by level."""
 
@@ -71,6 +77,7 @@ class Summary:
         out = [
             f"mcs-conformance {h['package_version']} | corpus {h['corpus_version']} ({h['corpus_hash'][:19]}) | "
             f"strategy {h['strategy']} ({h['spec']}) | gate {h.get('gate', 'should')}",
+            *([f"through the bridge: {_peer(h['peer'])}"] if h.get("peer") else []),
             f"{'family':<10} {'passed':>7} {'failed':>7} {'differs':>8} {'xfailed':>8}",
         ]
         for fam, c in self.families().items():
