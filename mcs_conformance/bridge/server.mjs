@@ -14,8 +14,13 @@
  * strategy throws is answered as data: a `BridgeError` with its protocol type, anything else
  * as `Error`, and serving goes on. While serving, whatever writes to stdout (`console.log`,
  * `console.info`, `process.stdout.write`, ...) goes to stderr, so the protocol's lines stay
- * the only output. The process exits 0 when stdin ends. A line that is no request (invalid
- * JSON, no integer id) ends it with code 2 and the reason on stderr.
+ * the only output. The process exits 0 when stdin ends. A line it cannot read is answered
+ * with a ValueError when its id can be read; a line that is no request ends the process
+ * with code 2 and the reason on stderr.
+ *
+ * Beyond the strategy's members: `accumulate` with `and_is_done` also answers `is_done` of
+ * the chunk in the same reply, and `cpu_time` answers the CPU seconds spent in the
+ * strategy's members and in writing their answers (what COST times).
  *
  * Numbers cross as Python's `json` module reads and writes them: an integer past 2**53
  * reaches the strategy as a BigInt (and goes back with all its digits), NaN and Infinity
@@ -137,6 +142,8 @@ export async function serve(strategy) {
     if (method === undefined) throw new BridgeError("Error", `the strategy has no member ${name} (nor ${camel(name)})`);
     return method(...args);
   };
+  let spent = 0; // CPU microseconds in the strategy's members and in writing their answers
+  const cpu = () => { const used = process.cpuUsage(); return used.user + used.system; };
   const commands = {
     start: () => {
       const name = field(strategy, "name");
@@ -147,7 +154,7 @@ export async function serve(strategy) {
       return {
         protocol: PROTOCOL, name, leaks_into_text: leaks,
         implementation: { name, version: "0", language: "javascript", ...(own && typeof own === "object" ? own : {}) },
-        members: Object.keys(methods),
+        members: [...Object.keys(methods), "cpu_time"],
       };
     },
     recognizes: (r) => call("recognizes", r.shape),
@@ -160,31 +167,49 @@ export async function serve(strategy) {
     result_messages: (r) => call("result_messages", r.message, r.records),
     render: (r) => call("render", r.calls),
     ping: () => null,
+    cpu_time: () => spent / 1e6,
+  };
+  const untimed = new Set(["start", "ping", "cpu_time"]);
+  const answer = async (command, request) => { // {ok} or {error}: what the strategy answered
+    try {
+      let ok = command(request);
+      if (ok !== null && typeof ok?.then === "function") ok = await ok;
+      return { ok: ok === undefined ? null : ok };
+    } catch (thrown) {
+      return { error: errorToWire(thrown) };
+    }
+  };
+  const written = (reply) => { // a reply that cannot be written (a cycle, say) is an error
+    try { return formatLine(reply); } catch (e) { return formatLine({ id: reply.id, error: { ...errorToWire(e), type: "Error" } }); }
   };
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.trim() === "") continue;
     let request;
-    try { request = parseLine(line); } catch (e) { die(`a line that is not JSON (${e.message}): ${line.slice(0, 200)}`); }
+    try {
+      request = parseLine(line);
+    } catch (e) { // answered when its id can be read, as the protocol asks
+      const id = /"id"\s*:\s*(\d+)\s*[,}]/.exec(line)?.[1];
+      if (id === undefined) die(`a line that is not JSON (${e.message}): ${line.slice(0, 200)}`);
+      write(formatLine({ id: Number(id), error: { type: "ValueError", name: e.constructor.name, message: `the request is no JSON this server reads: ${e.message}` } }) + "\n");
+      continue;
+    }
     if (request === null || typeof request !== "object" || !Number.isInteger(request.id)) {
       die(`a request is an object with an integer id, got: ${line.slice(0, 200)}`);
     }
     if (Array.isArray(request.drop)) for (const n of request.drop) streams.delete(n);
-    let reply;
-    try {
-      const command = Object.hasOwn(commands, request.cmd) ? commands[request.cmd] : undefined;
-      if (command === undefined) throw new BridgeError("Error", `unknown command ${JSON.stringify(request.cmd)}`);
-      let ok = command(request);
-      if (ok !== null && typeof ok?.then === "function") ok = await ok;
-      reply = formatLine({ id: request.id, ok: ok === undefined ? null : ok });
-    } catch (thrown) {
-      try {
-        reply = formatLine({ id: request.id, error: errorToWire(thrown) });
-      } catch (again) { // a StreamError payload that is no JSON value (a cycle, say)
-        reply = formatLine({ id: request.id, error: { ...errorToWire(again), type: "Error" } });
-      }
+    const timed = !untimed.has(request.cmd);
+    const started = timed ? cpu() : 0;
+    const command = Object.hasOwn(commands, request.cmd) ? commands[request.cmd] : undefined;
+    const reply = command === undefined
+      ? { error: errorToWire(new BridgeError("Error", `unknown command ${JSON.stringify(request.cmd)}`)) }
+      : await answer(command, request);
+    if (request.cmd === "accumulate" && request.and_is_done === true && "ok" in reply && methods.is_done) {
+      reply.is_done = await answer(commands.is_done, request); // spares the suite a round trip
     }
-    write(reply + "\n");
+    const text = written({ id: request.id, ...reply });
+    if (timed) spent += cpu() - started;
+    write(text + "\n");
   }
   write("", () => process.exit(0));
 }

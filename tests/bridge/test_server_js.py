@@ -46,6 +46,7 @@ class Probe {
     if (chunk === "throw-undefined") throw undefined;
     if (chunk === "bad-type") throw new BridgeError("Nonsense", "x");
     if (chunk === "cyclic-payload") { const p = {}; p.p = p; throw new BridgeError("StreamError", "payload is no JSON", p); }
+    if (chunk === "busy") { const end = process.cpuUsage().user + 80000; while (process.cpuUsage().user < end); }
     if (chunk === "log") {
       console.log("log line"); console.info("info line"); console.debug("debug line");
       console.warn("warn line"); console.table([1]); process.stdout.write("raw write\n");
@@ -59,7 +60,10 @@ class Probe {
     return text;
   }
 
-  is_done(chunk) { return chunk === "."; }
+  is_done(chunk) {
+    if (chunk === "undecidable") throw new BridgeError("MalformedChunk", "is_done cannot tell");
+    return chunk === ".";
+  }
 
   extract(message) {
     if (message === "circular") { const a = {}; a.self = a; return [a]; }
@@ -94,6 +98,12 @@ serve({
   isDone() { return false; },
   extract() { return []; },
 });
+"""
+
+# No is_done at all.
+UNDONE = r"""
+const { serve } = await import(process.env.MCS_BRIDGE_JS);
+serve({ name: "undone", leaksIntoText: false, accumulate(acc, chunk) { acc.root = chunk; return ""; } });
 """
 
 NAMELESS = r"""
@@ -191,13 +201,13 @@ def test_handshake_names_the_strategy_its_members_and_its_implementation(spawn) 
         "leaks_into_text": True,
         "implementation": {"name": "probe-impl", "version": "2.1", "language": "javascript"},
         "members": ["recognizes", "accumulate", "is_done", "extract", "content_text", "forming_name",
-                    "result_messages", "render"],
+                    "result_messages", "render", "cpu_time"],
     }
 
 
 def test_handshake_defaults_and_members_from_the_methods_the_object_has(spawn) -> None:
     hello = spawn(MINIMAL).ok("start", protocol=1)
-    assert hello["members"] == ["recognizes", "accumulate", "is_done", "extract"]
+    assert hello["members"] == ["recognizes", "accumulate", "is_done", "extract", "cpu_time"]
     assert hello["leaks_into_text"] is False
     assert hello["implementation"] == {"name": "mini", "version": "0", "language": "javascript"}
 
@@ -253,6 +263,37 @@ def test_drop_forgets_the_streams_before_the_request_is_served(spawn) -> None:
     assert p.ok("as_dict", stream=5) == {"text": "z", "pieces": ["z"], "seen": 1}  # a fresh {root, state}
     assert p.ok("ping", drop=[6, 99]) is None
     assert p.ok("as_dict", stream=6) is None
+
+
+def test_accumulate_with_and_is_done_carries_is_dones_answer(spawn) -> None:
+    p = spawn(PROBE)
+    assert p.ask("accumulate", stream=1, chunk=".", and_is_done=True) == {"id": 0, "ok": ".", "is_done": {"ok": True}}
+    assert p.ask("accumulate", stream=1, chunk="x", and_is_done=True) == {"id": 1, "ok": "x", "is_done": {"ok": False}}
+    assert p.ask("accumulate", stream=1, chunk="undecidable", and_is_done=True) == {"id": 2, "ok": "undecidable", "is_done": {
+        "error": {"type": "MalformedChunk", "name": "BridgeError", "message": "is_done cannot tell"}}}
+    failed = p.ask("accumulate", stream=1, chunk="malformed", and_is_done=True)  # no is_done after a failed accumulate
+    assert set(failed) == {"id", "error"}
+    assert p.ask("accumulate", stream=1, chunk=".") == {"id": 4, "ok": "."}  # without the flag, no is_done
+    assert p.ask("accumulate", stream=1, chunk=".", and_is_done=False) == {"id": 5, "ok": "."}
+    q = spawn(UNDONE)
+    assert q.ok("start", protocol=1)["members"] == ["accumulate", "cpu_time"]
+    assert q.ask("accumulate", stream=1, chunk="a", and_is_done=True) == {"id": 1, "ok": ""}  # no is_done member
+
+
+def test_cpu_time_counts_the_strategys_code_and_not_the_pipe(spawn) -> None:
+    p = spawn(PROBE)
+    first = p.ok("cpu_time")
+    assert isinstance(first, (int, float)) and 0 <= first < 0.05
+    big = {"model": "m", "message": {"content": "x" * 100_000}, "done": False}
+    for _ in range(50):
+        p.ok("ping", payload=big)
+    after_pings = p.ok("cpu_time")
+    assert after_pings == first  # carrying chunks is the bridge's cost, not the strategy's
+    p.ok("accumulate", stream=1, chunk="busy")  # 80 ms of the strategy's own CPU
+    busy = p.ok("cpu_time")
+    assert 0.075 <= busy - after_pings < 2.0
+    p.ok("is_done", chunk="x")
+    assert p.ok("cpu_time") >= busy
 
 
 def test_ping_answers_null_whatever_its_payload(spawn) -> None:
@@ -351,6 +392,15 @@ def test_the_server_exits_0_on_empty_input(spawn) -> None:
     assert spawn(MINIMAL).finish() == (0, b"", "")
 
 
+def test_a_line_it_cannot_read_is_answered_with_a_value_error_when_its_id_can_be_read(spawn) -> None:
+    p = spawn(MINIMAL)
+    p.send('{"id": 3, "cmd": "render", "calls": [{"name": "f", "arguments": {"x": NaN]}]}')
+    reply = json.loads(p.line())
+    assert reply["id"] == 3 and reply["error"]["type"] == "ValueError" and reply["error"]["name"] == "SyntaxError"
+    p.send('{"id": 4, "cmd": "ping"}')
+    assert json.loads(p.line()) == {"id": 4, "ok": None}
+
+
 def test_a_line_that_is_no_request_ends_the_server_with_the_reason(spawn) -> None:
     p = spawn(MINIMAL)
     p.send("{not json")
@@ -390,6 +440,9 @@ def test_every_request_and_reply_of_a_session_is_valid_against_the_schemas(spawn
     call = {"name": "f", "arguments": {"x": 1}, "id": "c1", "raw_arguments": None, "error": None}
     p.ok("recognizes", shape={"probe": True})
     p.ok("accumulate", stream=1, chunk="a")
+    p.ask("accumulate", stream=1, chunk=".", and_is_done=True)
+    p.ask("accumulate", stream=1, chunk="undecidable", and_is_done=True)
+    p.ok("cpu_time")
     p.ok("as_dict", stream=1)
     p.ok("as_dict", stream=2)
     p.ok("is_done", chunk=".")
@@ -403,7 +456,7 @@ def test_every_request_and_reply_of_a_session_is_valid_against_the_schemas(spawn
     for chunk in ("malformed", {"error": "x"}, "bug", "throw-string", "throw-undefined", "cyclic-payload"):
         p.error("accumulate", stream=3, chunk=chunk)
     p.error("content_text", message=None)
-    assert len(p.exchanges) == 20
+    assert len(p.exchanges) == 23
     for request, reply in p.exchanges:
         problems = [e.message for e in request_schema.iter_errors(request)]
         assert not problems, (request, problems)
