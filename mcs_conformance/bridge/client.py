@@ -36,6 +36,7 @@ from .messages import (MEMBERS, OPTIONAL_MEMBERS, PROTOCOL, call_from_wire, call
 __all__ = ["BridgedStrategy", "Peer", "PeerFailure", "PeerStartError", "bridged", "close_all"]
 
 POLL = 0.02  # seconds between looks at a peer's memory and clock while a call is outstanding
+MAX_LINE = 64 << 20  # bytes: a reply longer than this is a peer that never ends its line
 CRASHES_TO_TRIP = 3  # a member whose calls ended the peer this often is not called again
 _STREAM = "mcs_bridge_stream"
 _LIVE: "weakref.WeakSet[Peer]" = weakref.WeakSet()
@@ -51,7 +52,12 @@ class PeerFailure(BaseException):
 
 
 class PeerStartError(Exception):
-    """The peer could not be started or its handshake is unusable (a usage error)."""
+    """The peer could not be started or its handshake is unusable (a usage error):
+    ``reason`` says what happened without the command, ``detail`` holds its stderr."""
+
+    def __init__(self, message: str, reason: str = "", detail: str = "") -> None:
+        super().__init__(message)
+        self.reason, self.detail = reason or message, detail
 
 
 class Peer:
@@ -72,6 +78,11 @@ class Peer:
         self._ids = itertools.count(1)
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
         self._drops: list[int] = []
+        self._watcher: subprocess.Popen[bytes] | None = None
+        self._group = 0
+        self._lifeline = -1
+        self._scanned = 0  # how much of _buf holds no newline
+        self._reader = threading.Thread()
         self._page = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
         self._tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
         where = os.environ.get("MCS_BRIDGE_TRANSCRIPT")  # every line both ways, for checking a peer
@@ -84,19 +95,20 @@ class Peer:
         try:
             self._spawn()
         except OSError as exc:
-            raise PeerStartError(f"cannot start {self.label!r}: {exc}") from None
+            raise PeerStartError(f"cannot start {self.label!r}: {exc}", f"it cannot be started: {exc}") from None
         try:
             hello = self._exchange({"cmd": "start", "protocol": PROTOCOL}, "start")["ok"]
         except PeerFailure as exc:
             raise PeerStartError(f"{self.label!r} did not answer the handshake: {exc}"
-                                 + (f"\n{exc.detail}" if exc.detail else "")) from None
+                                 + (f"\n{exc.detail}" if exc.detail else ""), str(exc), exc.detail) from None
         except Exception as exc:  # noqa: BLE001 -- an error answered to start
             self.kill()
-            raise PeerStartError(f"{self.label!r} answered the handshake with an error: {exc}") from None
+            raise PeerStartError(f"{self.label!r} answered the handshake with an error: {exc}",
+                                 f"it answered the handshake with an error: {exc}") from None
         problem = _hello_problem(hello)
         if problem:
             self.kill()
-            raise PeerStartError(f"{self.label!r}: {problem}")
+            raise PeerStartError(f"{self.label!r}: {problem}", problem)
         if self.hello is None:
             self.hello = hello
         elif hello["name"] != self.hello["name"]:
@@ -105,16 +117,51 @@ class Peer:
                               cause="start")
         return hello
 
+    def restart(self, member: str) -> None:
+        """Start the peer again for a call of ``member``; a peer that cannot be started or
+        shakes hands otherwise now is that call's PeerFailure (and counts as its crash)."""
+        if self.hello is None:
+            self.start()
+            return
+        try:
+            self.start()
+        except PeerStartError as exc:
+            self.crashes[member] += 1
+            if self.crashes[member] >= CRASHES_TO_TRIP:
+                self.tripped.setdefault(member, f"could not be served by a restarted peer {CRASHES_TO_TRIP} times "
+                                                f"(last in {self.where() or 'an earlier check'}: {exc})")
+            raise PeerFailure(f"{exc.reason}, when it was started again for {member}", cause="start",
+                              member=member, detail=exc.detail) from None
+
     def _spawn(self) -> None:
         self._buf.clear()
+        self._scanned = 0
         self._stderr.clear()
+        watcher, group = self._watch_group()
         self._proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      cwd=self.cwd, env=self.env, start_new_session=True, preexec_fn=_die_with_parent,
-                                      bufsize=0)
+                                      cwd=self.cwd, env=self.env, bufsize=0, preexec_fn=_die_with_parent,
+                                      **({"process_group": group} if watcher else {"start_new_session": True}))
+        self._watcher, self._group = watcher, group if watcher else self._proc.pid
         self.generation += 1
         self._drops.clear()
         os.set_blocking(self._proc.stdin.fileno(), False)
-        threading.Thread(target=_drain, args=(self._proc.stderr, self._stderr), daemon=True).start()
+        self._reader = threading.Thread(target=_drain, args=(self._proc.stderr.fileno(), self._stderr), daemon=True)
+        self._reader.start()
+
+    def _watch_group(self) -> tuple[subprocess.Popen[bytes] | None, int]:
+        """A process group for the peer, led by a shell that waits on a pipe only this process
+        can write to: when this process dies, however, the pipe closes and the shell kills the
+        group, so a peer started through a wrapper (``sh -c``, ``npx``) leaves nothing behind."""
+        try:
+            read_end, self._lifeline = os.pipe()
+            os.set_inheritable(self._lifeline, False)
+            watcher = subprocess.Popen(["sh", "-c", f"read _ <&{read_end}; kill -KILL 0"], pass_fds=(read_end,),
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                       process_group=0)  # a group of its own in this session, which the peer joins
+            os.close(read_end)
+            return watcher, watcher.pid
+        except OSError:
+            return None, 0
 
     @property
     def pid(self) -> int | None:
@@ -124,15 +171,20 @@ class Peer:
         return self._proc is not None and self._proc.poll() is None
 
     def kill(self) -> None:
-        """Kill the peer's whole process group and reap it."""
+        """Kill the peer's whole process group (its watcher too) and reap them."""
         proc, self._proc = self._proc, None
         if proc is None:
             return
         try:
-            os.killpg(proc.pid, signal.SIGKILL)
+            os.killpg(self._group, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
         _reap(proc)
+        if self._watcher is not None:
+            _reap(self._watcher)
+            os.close(self._lifeline)
+            self._watcher = None
+        self._reader.join(timeout=1.0)
 
     def close(self) -> None:
         """End the peer: close its stdin (it exits), kill what is left after one second."""
@@ -162,7 +214,7 @@ class Peer:
         if first is not None:
             raise PeerFailure(f"{member} is not called again: it {first}", cause="tripped", member=member)
         if not self.alive():
-            self.start()
+            self.restart(member)
         request = {"cmd": member, **args}
         if self._drops:
             request["drop"], self._drops = self._drops, []
@@ -218,7 +270,12 @@ class Peer:
                     view = memoryview(b"")  # the peer is gone: its exit is read below
                     self._fail_ended(proc, member)
             if not view:
-                end = self._buf.find(b"\n")
+                end = self._buf.find(b"\n", self._scanned)
+                self._scanned = len(self._buf) if end < 0 else 0
+                if end < 0 and len(self._buf) > MAX_LINE:
+                    self.kill()
+                    raise PeerFailure(f"the peer broke the protocol serving {member}: it wrote a line of more than "
+                                      f"{MAX_LINE >> 20} MiB without an end; it was killed", cause="protocol", member=member)
                 if end >= 0:
                     line = bytes(self._buf[:end])
                     del self._buf[: end + 1]
@@ -254,8 +311,7 @@ class Peer:
 
     def _fail_ended(self, proc: subprocess.Popen[bytes], member: str) -> None:
         code = _reap(proc)
-        self.kill()
-        time.sleep(0.05)  # let the stderr reader take the last lines
+        self.kill()  # joins the stderr reader, which has then read the last lines
         if code is None:
             how, cause = "closed its stdout", "exit"
         elif code < 0:
@@ -339,8 +395,11 @@ class BridgedStrategy:
         peer = self.peer
         held = acc.state.get(_STREAM)
         if held is None:
+            first = peer.tripped.get("accumulate")
+            if first is not None:
+                raise PeerFailure(f"accumulate is not called again: it {first}", cause="tripped", member="accumulate")
             if not peer.alive():
-                peer.start()
+                peer.restart("accumulate")
             held = acc.state[_STREAM] = (peer.generation, next(self._streams))
             weakref.finalize(acc, _dropped, weakref.ref(peer), held)
         elif held[0] != peer.generation:
@@ -460,12 +519,22 @@ def _dropped(peer_ref: "weakref.ref[Peer]", held: tuple[int, int]) -> None:
         peer.drop(held[1])
 
 
-def _drain(pipe: Any, into: "collections.deque[str]") -> None:
+def _drain(fd: int, into: "collections.deque[str]") -> None:
+    """Keep the last lines the peer writes to stderr (each cut at 500 characters), reading
+    in blocks: a peer that floods stderr costs one system call per 64 KiB."""
+    rest = b""
     try:
-        for raw in iter(pipe.readline, b""):
-            into.append(raw.decode("utf-8", "replace").rstrip("\n")[:500])
+        while True:
+            block = os.read(fd, 1 << 16)
+            if not block:
+                break
+            lines = (rest + block).split(b"\n")
+            rest = lines.pop()[-4096:]
+            into.extend(line[:2000].decode("utf-8", "replace")[:500] for line in lines[-into.maxlen:])
     except (OSError, ValueError):
         pass
+    if rest:
+        into.append(rest.decode("utf-8", "replace")[:500])
 
 
 def _reap(proc: subprocess.Popen[bytes]) -> int | None:

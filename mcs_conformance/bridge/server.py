@@ -25,18 +25,27 @@ __all__ = ["main", "serve"]
 
 
 def _protocol_out() -> BinaryIO:
-    """A private copy of fd 1 for the protocol; fd 1 and sys.stdout now go to stderr."""
+    """A private copy of fd 1 for the protocol; fd 1 and sys.stdout now go to stderr, and
+    fd 0 and sys.stdin read nothing (a strategy's ``input()`` cannot eat a request)."""
+    global _IN
     sys.stdout.flush()
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
+    _IN = os.fdopen(os.dup(0), "rb")
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    sys.stdin = open(os.devnull, encoding="utf-8")
     return out
 
 
 def serve(strategy: Any, *, out: BinaryIO | None = None, inp: BinaryIO | None = None) -> None:
     """Answer requests on stdin until it closes."""
-    out = out if out is not None else (_OUT or _protocol_out())
-    inp = inp if inp is not None else sys.stdin.buffer
+    out = out if out is not None else _OUT
+    if out is None and _OUT is None:
+        out = _protocol_out()
+    inp = inp if inp is not None else (_IN or sys.stdin.buffer)
     handlers = _handlers(strategy)
     streams: dict[int, Accumulator] = {}
     for line in inp:
@@ -149,6 +158,7 @@ def _hello(s: Any) -> dict[str, Any]:
 
 
 _OUT: BinaryIO | None = None
+_IN: BinaryIO | None = None
 
 
 def main(argv: list[str] | None = None) -> int:

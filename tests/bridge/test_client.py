@@ -221,11 +221,6 @@ def test_a_member_that_ended_the_peer_too_often_is_not_called_again(scripted: Sc
     assert strategy.extract("m") == [ToolCall(name="f", arguments={"text": "m"}, id="c1")]
 
 
-@pytest.mark.xfail(strict=True, raises=PeerStartError, reason=(
-    "client.py, Peer.exchange/call and BridgedStrategy._accumulate: a restart whose handshake fails raises "
-    "PeerStartError, an Exception, in the middle of a check (the chain's resolve swallows it as 'not "
-    "recognized', the buffer wraps it as MalformedChunk); a failed restart should be a PeerFailure (cause "
-    "'start') carrying the exit and the stderr"))
 def test_a_restart_whose_handshake_fails_is_a_peer_failure(scripted: Scripted) -> None:
     peer = scripted.peer("once", str(scripted.tmp / "flag"))
     strategy = bridged(peer)
@@ -239,12 +234,6 @@ def test_a_restart_whose_handshake_fails_is_a_peer_failure(scripted: Scripted) -
 
 # -- stderr --------------------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "client.py, Peer._spawn/_drain and _fail_ended: stderr is read by readline on the unbuffered pipe "
-    "(one read(1) call per byte, about 1 s of CPU per MB) and _fail_ended waits a fixed 0.05 s for it, so "
-    "the failure of a peer that wrote a lot shows lines from before its last ones; read in blocks "
-    "(os.read(fd, 65536), split into lines) and join the reader thread (with a time limit) once the "
-    "process has ended"))
 def test_the_failure_of_a_peer_that_flooded_stderr_ends_with_its_last_line(scripted: Scripted) -> None:
     strategy = bridged(scripted.peer())
     with pytest.raises(PeerFailure) as info:
@@ -254,9 +243,6 @@ def test_the_failure_of_a_peer_that_flooded_stderr_ends_with_its_last_line(scrip
     assert last == LAST_LINE, f"the failure's last stderr line is {last[:60]!r}..."
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "client.py, Peer._spawn/_drain: stderr is read one byte per system call (readline on a pipe opened "
-    "with bufsize=0), so a peer that logs a lot costs the pytest process about 1 s of CPU per MB"))
 def test_carrying_a_megabyte_of_stderr_costs_little(scripted: Scripted) -> None:
     strategy = bridged(scripted.peer())
     started = time.process_time()  # this process, its stderr reader thread included

@@ -222,8 +222,8 @@ HOSTILE = {
         item("DISPLAY-001"): [r"the peer broke the protocol serving accumulate: it wrote a line that is no reply",
                               r'the line: \{"log": "accumulating a chunk with the marker"\}']}),
     "an endless line": (raw("endless-line") + ("--mcs-timeout=3",), {
-        item("DISPLAY-001"): [r"within 3 s \(--mcs-timeout\)"],
-        **{item("DISPLAY-001", case): [r"accumulate is not called again"] for case in CASES[1:]}}),
+        item("DISPLAY-001"): [r"the peer broke the protocol serving accumulate: it wrote a line of more than \d+ MiB "
+                              r"without an end; it was killed"]}),
 }
 
 
@@ -291,11 +291,6 @@ def test_the_suites_own_fault_is_still_the_suites(tmp_path: Path, selected) -> N
 
 # -- a restart that fails ----------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "client.py, Peer.exchange/call and BridgedStrategy._accumulate: when the restarted peer's handshake fails, "
-    "PeerStartError (an Exception) reaches the check: the chain's resolve takes it for 'not recognized', so "
-    "DISPLAY reports UnrecognizedStream, and EXTRACT blames 'the strategy's extract'; it should be a PeerFailure "
-    "(cause 'start') naming the exit code and the stderr of the process that could not start"))
 def test_a_strategy_that_cannot_be_restarted_fails_every_later_item_with_that_cause(tmp_path: Path, selected) -> None:
     ids = selected(*SELECT)
     run = run_suite(tmp_path, *isolated("no_restart:ExitsAndCannotRestart"), *SELECT,
@@ -333,10 +328,6 @@ def test_the_peer_dies_with_the_pytest_process(tmp_path: Path) -> None:
     assert _kill_pytest_while_the_peer_hangs(tmp_path, isolated("hang:HangsOnMarker")) == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "client.py, _die_with_parent: PR_SET_PDEATHSIG reaches only the process the suite started, so when pytest "
-    "is killed, a peer started through a wrapper (sh -c, uv run, npx) loses its wrapper and lives on; a "
-    "watchdog in the peer's process group reading a pipe only pytest holds (EOF: killpg) would end it all"))
 def test_a_peer_behind_a_wrapper_dies_with_the_pytest_process(tmp_path: Path) -> None:
     inner = shlex.join([sys.executable, "-m", "mcs_conformance.bridge.server", f"{PEERS}.hang:HangsOnMarker"])
     wrapped = (f"--mcs-strategy=exec:sh -c {shlex.quote(inner + '; :')}",)
