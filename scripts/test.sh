@@ -20,6 +20,7 @@ run() {
   if [ "$rc" -eq 5 ]; then echo "error: '$*' ran no tests" >&2; rc=1; fi
   [ "$rc" -eq 0 ] || status=1
 }
+run bash scripts/node22.sh   # a node >= 22 for the JavaScript bridge tests (installed once from the npm registry)
 run "$PY" -m pytest -n 2 -q -p no:cacheprovider --durations=20 tests   # the slowest twenty, to keep the CI budget in view
 for strategy in OpenAIChatStrategy OpenAIResponsesStrategy AnthropicMessagesStrategy TextStrategy; do
   run "$PY" -m pytest -n 2 -q -p no:cacheprovider --mcs-only --mcs-strategy="mcs_conformance.strategies:$strategy"

@@ -457,6 +457,12 @@ class BridgedStrategy:
         """Does the peer report its strategy's own CPU time (``cpu_time``)?"""
         return "cpu_time" in (self.peer.hello or {}).get("members", ())
 
+    @property
+    def clock_resolution(self) -> float:
+        """The smallest CPU time :meth:`cpu_time` tells apart from none: a microsecond from the
+        peer's own measure, three clock ticks of ``/proc/<pid>/stat`` otherwise."""
+        return 1e-6 if self.measures_itself else 3.0 / self.peer._tick
+
     def cpu_time(self) -> float:
         """CPU seconds for COST: the strategy's own code as the peer measures it (``cpu_time``),
         else this process and the peer together (the bridge's part is then ``floor``)."""
