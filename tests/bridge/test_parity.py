@@ -55,9 +55,11 @@ def _verdicts(report: dict) -> dict[tuple[str, str], tuple[str, str]]:
 def _sample(fmt: str) -> list[str]:
     from mcs_conformance.corpus_tools.corpus import load_corpus
 
-    ids = sorted(c.id for c in load_corpus([]).cases if c.format == fmt and len(c.chunks or ()) <= SHORT)
-    step = max(1, len(ids) // SAMPLE)
-    return ids[::step][:SAMPLE]
+    cases = [c for c in load_corpus([]).cases if c.format == fmt]
+    streams = sorted(c.id for c in cases if 0 < len(c.chunks or ()) <= SHORT)  # short streams first
+    step = max(1, len(streams) // (SAMPLE - 1))
+    message = min(c.id for c in cases if not c.chunks)
+    return [*streams[::step][:SAMPLE - 1], message]
 
 
 @pytest.mark.parametrize("fmt", sorted(REFERENCES))
