@@ -12,6 +12,14 @@
 #                                                (tests/project/test_reproductions.py runs those CI can),
 #                                                then `check` (no rewrite, no results written)
 #
+# A JavaScript harness (language = "javascript") runs in the project's virtualenv as a bridge
+# peer: node is scripts/node22.sh's (>= 22), `npm ci` installs harnesses/<folder>/package-lock.json
+# once per run into harnesses/<folder>/node_modules (the npm registry only, no install
+# scripts; log in .harness-venvs/<folder>.npm.log), and the strategy is the manifest's
+# `exec:node harnesses/...` with absolute paths (`implementations_report.py command`), since
+# the peer starts in the run folder. A JavaScript harness whose files are not in the checkout
+# yet is skipped with a note.
+#
 # Per harness: `mcs-conformance check MODULE:ATTR` with CI=true (hypothesis profile ci), -n 2,
 # GOLDEN deselected (a library has no reviewed snapshots of its own), from its run folder
 # .harness-runs/<id>/ (git-ignored: report.json, versions.json, run.json, run.log), so the
@@ -31,7 +39,7 @@ SELECT="not GOLDEN"
 for arg in "$@"; do
   case "$arg" in
     --ci) MODE=ci; SELECT="not GOLDEN and not COST and not SPLIT-003 and not NOISE-002" ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
     *) IDS+=("$arg") ;;
   esac
 done
@@ -47,16 +55,35 @@ RUNS=.harness-runs
 [ "$MODE" = ci ] && RUNS=.harness-runs/ci
 export MCS_HARNESS_RUNS="$ROOT/$RUNS"
 
-# folder<TAB>id<TAB>strategy, for the harnesses this mode runs
-mapfile -t ROWS < <("$BASE_PY" scripts/implementations_report.py list --mode "$MODE" "${IDS[@]}") || exit 1
+# folder<TAB>id<TAB>language<TAB>strategy, for the harnesses this mode runs
+LIST="$("$BASE_PY" scripts/implementations_report.py list --mode "$MODE" "${IDS[@]}")" || exit 1
+ROWS=()
+[ -n "$LIST" ] && mapfile -t ROWS <<<"$LIST"
 [ "${#ROWS[@]}" -gt 0 ] || { echo "error: no harness selected" >&2; exit 1; }
 
 status=0
 declare -A READY=()
+NODE=""
 start_all=$(date +%s)
 for row in "${ROWS[@]}"; do
-  IFS=$'\t' read -r folder id strategy <<<"$row"
-  if [ "$MODE" = ci ]; then
+  IFS=$'\t' read -r folder id language strategy <<<"$row"
+  if [ "$language" = javascript ]; then
+    py="$BASE_PY"
+    if [ -z "$NODE" ]; then
+      NODE="$(bash scripts/node22.sh)" || { echo "error: no node >= 22 for $id (scripts/node22.sh)" >&2; status=1; continue; }
+    fi
+    if [ -z "${READY[$folder]:-}" ]; then
+      echo "== $folder: npm ci (node $("$NODE" --version))"
+      mkdir -p .harness-venvs
+      if ! PATH="$(dirname "$NODE"):$PATH" npm ci --prefix "harnesses/$folder" --no-audit --no-fund \
+           --ignore-scripts --loglevel=error > ".harness-venvs/$folder.npm.log" 2>&1; then
+        echo "error: cannot install harnesses/$folder/package-lock.json (see .harness-venvs/$folder.npm.log)" >&2
+        status=1; continue
+      fi
+      READY[$folder]=1
+    fi
+    strategy="$("$BASE_PY" scripts/implementations_report.py command --harness "$id" --node "$NODE")" || { status=1; continue; }
+  elif [ "$MODE" = ci ]; then
     py="$BASE_PY"
   else
     venv=".harness-venvs/$folder"
@@ -75,7 +102,7 @@ for row in "${ROWS[@]}"; do
   run="$RUNS/$id"
   rm -rf "$run" && mkdir -p "$run"
   printf '[pytest]\n' > "$run/pytest.ini"   # the run folder is the suite's rootdir
-  "$py" scripts/implementations_report.py versions --harness "$id" > "$run/versions.json" || status=1
+  "$py" scripts/implementations_report.py versions --harness "$id" ${NODE:+--node "$NODE"} > "$run/versions.json" || status=1
   printf '{"date": "%s", "select": "%s"}\n' "$(date -u +%F)" "$SELECT" > "$run/run.json"
   echo "== $id: $strategy"
   t0=$(date +%s)
@@ -92,7 +119,7 @@ for row in "${ROWS[@]}"; do
   fi
   [ "$MODE" = ci ] && continue
   t0=$(date +%s)
-  "$BASE_PY" scripts/implementations_report.py repro --harness "$id" --python "$ROOT/$py" || status=1
+  "$BASE_PY" scripts/implementations_report.py repro --harness "$id" --python "$ROOT/$py" ${NODE:+--node "$NODE"} || status=1
   echo "   reproductions in $(( $(date +%s) - t0 )) s (output: $run/repros/)"
   "$BASE_PY" scripts/implementations_report.py collect --harness "$id" || status=1
 done

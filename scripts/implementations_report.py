@@ -9,13 +9,18 @@ it without rerunning anything.
 
 Subcommands (scripts/implementations.sh calls the first four):
 
-* ``list [--mode all|ci] [ID ...]``: the harnesses to run, ``folder<TAB>id<TAB>strategy`` a
-  line; fails when a folder of harnesses/ with a requirements.txt has no manifest entry.
-* ``versions --harness ID``: the installed versions of the harness's packages, as JSON.
-* ``repro --harness ID --python PY``: runs every reproduction of the harness's findings with
-  that interpreter (``PY -I harnesses/repro/x.py`` from an empty folder, so the file has to
-  stand alone), checks exit code 1 and the finding's ``shows`` in its output, and writes
-  ``.harness-runs/<id>/repros.json``.
+* ``list [--mode all|ci] [ID ...]``: the harnesses to run, ``folder<TAB>id<TAB>language<TAB>strategy``
+  a line; fails when a folder of harnesses/ with a requirements.txt (Python) or a package.json
+  (JavaScript) has no manifest entry. A JavaScript harness whose files are not in the checkout
+  yet is left out (named on stderr).
+* ``command --harness ID [--node NODE]``: the strategy to run, runnable from any folder (for a
+  JavaScript harness ``exec:node harnesses/js/x.mjs`` becomes ``exec:/abs/node /abs/.../x.mjs``).
+* ``versions --harness ID [--node NODE]``: the installed versions of the harness's packages
+  (pip distributions, or npm packages of ``harnesses/<folder>/node_modules``), as JSON.
+* ``repro --harness ID --python PY [--node NODE]``: runs every reproduction of the harness's
+  findings, each copied alone into an empty folder: ``PY -I x.py``, or ``NODE x.mjs`` with
+  the npm packages of its ``// requires:`` header (see ``npm_modules``); checks exit code 1
+  and the finding's ``shows`` in its output, and writes ``.harness-runs/<id>/repros.json``.
 * ``collect --harness ID``: ``.harness-runs/<id>/`` (report.json, versions.json, run.json,
   repros.json) to ``harnesses/results/<id>.json``, triaged with harnesses/findings/.
 * ``retriage``: applies the current findings to the committed results again (rewrites each
@@ -40,6 +45,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -89,6 +95,11 @@ DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 STATE = re.compile(r"^(open|unmerged|merged( in \S.*)?|closed: \S.*)$")
 REQUIRES = re.compile(r"^#\s*requires:\s*(.+?)\s*$")
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]+\])?==([^\s,]+)$")
+JS_REQUIRES = re.compile(r"^//\s*requires:\s*(.+?)\s*$")
+NPM_PIN = re.compile(r"^(@[a-z0-9][a-z0-9._~-]*/[a-z0-9][a-z0-9._~-]*|[a-z0-9][a-z0-9._~-]*)@(\d[^\s,@]*)$")
+REPRO_SUFFIXES = (".py", ".mjs")
+LANGUAGES = {"python": "Python", "javascript": "JavaScript"}
+NPM_REPRO_MODULES = ROOT / ".harness-venvs" / "npm-repro"  # git-ignored: the pins of .mjs headers, one folder each
 COMMANDS = {
     "run": "bash scripts/implementations.sh",
     "write": "python scripts/implementations_report.py write",
@@ -105,18 +116,84 @@ def _rel(path: Path) -> str:
 
 # -- the manifest and the triage ---------------------------------------------------------------
 def manifest() -> list[dict[str, Any]]:
+    """The entries of harnesses.toml, each with its ``language`` (``python`` unless given).
+
+    A Python harness needs ``harnesses/<folder>/requirements.txt``. A JavaScript harness is a
+    bridge peer, ``strategy = "exec:node harnesses/<folder>/<file>.mjs"``, with its npm pins in
+    ``harnesses/<folder>/package.json`` and ``package-lock.json``; until those files are in the
+    checkout it is listed but not ready (``ready``), so the report can name it before it runs."""
     entries = tomllib.loads(MANIFEST.read_text(encoding="utf-8"))["harness"]
     ids = [e["id"] for e in entries]
     if len(ids) != len(set(ids)):
         raise SystemExit(f"error: {MANIFEST}: duplicate harness ids")
     for e in entries:
-        if not (HARNESSES / e["folder"] / "requirements.txt").is_file():
-            raise SystemExit(f"error: harness {e['id']}: harnesses/{e['folder']}/requirements.txt is missing")
-    listed = {e["folder"] for e in entries}
-    for req in sorted(HARNESSES.glob("*/requirements.txt")):
-        if req.parent.name not in listed:
-            raise SystemExit(f"error: harnesses/{req.parent.name} has a requirements.txt but no entry in {MANIFEST.name}")
+        e.setdefault("language", "python")
+        if e["language"] not in LANGUAGES:
+            raise SystemExit(f"error: harness {e['id']}: language must be one of {', '.join(LANGUAGES)}, "
+                             f"not {e['language']!r}")
+        if e["language"] == "python":
+            if not (HARNESSES / e["folder"] / "requirements.txt").is_file():
+                raise SystemExit(f"error: harness {e['id']}: harnesses/{e['folder']}/requirements.txt is missing")
+        else:
+            words = shlex.split(e["strategy"][len("exec:"):]) if e["strategy"].startswith("exec:") else []
+            script = words[1] if len(words) >= 2 else ""
+            if not words or words[0] != "node" or not script.startswith(f"harnesses/{e['folder']}/"):
+                raise SystemExit(f"error: harness {e['id']}: a JavaScript harness's strategy is "
+                                 f"'exec:node harnesses/{e['folder']}/<file>.mjs ...', not {e['strategy']!r}")
+    for kind, name in (("python", "requirements.txt"), ("javascript", "package.json")):
+        listed = {e["folder"] for e in entries if e["language"] == kind}
+        for req in sorted(HARNESSES.glob(f"*/{name}")):
+            if req.parent.name not in listed:
+                raise SystemExit(f"error: harnesses/{req.parent.name} has a {name} but no {LANGUAGES[kind]} entry "
+                                 f"in {MANIFEST.name}")
     return entries
+
+
+def is_js(h: dict[str, Any]) -> bool:
+    return h.get("language", "python") == "javascript"
+
+
+def js_script(h: dict[str, Any]) -> Path:
+    """The .mjs file a JavaScript harness's ``exec:node FILE`` runs."""
+    return ROOT / shlex.split(h["strategy"][len("exec:"):])[1]
+
+
+def missing_files(h: dict[str, Any]) -> list[str]:
+    """What a harness still lacks in this checkout to run (empty: ready). A Python harness is
+    always ready (``manifest`` refuses one without its requirements.txt)."""
+    if not is_js(h):
+        return []
+    need = [js_script(h), HARNESSES / h["folder"] / "package.json", HARNESSES / h["folder"] / "package-lock.json"]
+    return [_rel(p) for p in need if not p.is_file()]
+
+
+def command_for(h: dict[str, Any], node: str) -> str:
+    """The strategy as the suite is given it. A JavaScript harness runs from its run folder
+    (the peer's cwd is the suite's rootdir), so ``node`` becomes the given node binary and
+    every word naming a file of the checkout its absolute path."""
+    if not is_js(h):
+        return h["strategy"]
+    words = shlex.split(h["strategy"][len("exec:"):])
+    out = [node]
+    for w in words[1:]:
+        out.append(str(ROOT / w) if not os.path.isabs(w) and (ROOT / w).exists() else w)
+    return "exec:" + shlex.join(out)
+
+
+def spec_matches(h: dict[str, Any], spec: str | None) -> bool:
+    """Whether a report's ``spec`` is a run of this harness (its manifest spelling, or for a
+    JavaScript harness what ``command_for`` makes of it with the node the run used)."""
+    if not spec:
+        return False
+    if spec == h["strategy"]:
+        return True
+    if not (is_js(h) and spec.startswith("exec:")):
+        return False
+    try:
+        node = shlex.split(spec[len("exec:"):])[0]
+    except (ValueError, IndexError):
+        return False
+    return command_for(h, node) == spec
 
 
 def findings() -> list[dict[str, Any]]:
@@ -163,8 +240,8 @@ def validate_findings(triage: list[dict[str, Any]], harness_ids: set[str]) -> li
         if cls == "a" and not repro:
             problems.append(f"{where}: a library's bug (a) needs a `repro`")
         if repro:
-            if not (isinstance(repro, str) and repro.startswith("harnesses/repro/") and repro.endswith(".py")):
-                problems.append(f"{where}: `repro` must be harnesses/repro/<script>.py, not {repro!r}")
+            if not (isinstance(repro, str) and repro.startswith("harnesses/repro/") and repro.endswith(REPRO_SUFFIXES)):
+                problems.append(f"{where}: `repro` must be harnesses/repro/<script>.py or <script>.mjs, not {repro!r}")
             elif not (ROOT / repro).is_file():
                 problems.append(f"{where}: reproduction {repro} does not exist")
             if not (isinstance(f.get("shows"), str) and f["shows"].strip()):
@@ -301,7 +378,7 @@ def collect(harness_id: str) -> int:
         print(f"error: {_rel(run / 'report.json')} is missing: run {COMMANDS['run']} {harness_id}", file=sys.stderr)
         return 1
     report = json.loads((run / "report.json").read_text(encoding="utf-8"))
-    if report.get("spec") != h["strategy"] or not report.get("results"):
+    if not spec_matches(h, report.get("spec")) or not report.get("results"):
         print(f"error: {_rel(run / 'report.json')} is of {report.get('spec')!r} with {len(report.get('results') or [])} "
               f"results, not a run of {h['strategy']!r}", file=sys.stderr)
         return 1
@@ -380,20 +457,27 @@ def retriage() -> int:
 
 # -- reproductions ----------------------------------------------------------------------------
 def repro_requires(path: Path) -> list[tuple[str, str]] | None:
-    """The ``# requires: name==version, ...`` pins of a reproduction's header (the comment
-    lines before its first import), or None when it has none."""
+    """The pins of a reproduction's header (the comment lines before its first import), or
+    None when it has none: ``# requires: name==version, ...`` in a ``.py`` file (pip
+    distributions), ``// requires: name@version, ...`` in a ``.mjs`` file (npm packages,
+    scoped ones as ``@scope/name@version``). A ``python...`` or ``node...`` entry is the
+    interpreter's version, not a package, and is not checked."""
+    js = path.suffix == ".mjs"
+    header, pin, runtime = (JS_REQUIRES, NPM_PIN, "node") if js else (REQUIRES, PIN, "python")
     pins: list[tuple[str, str]] = []
     found = False
     for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith(("import ", "from ")) and not line.startswith("from __future__"):
+        if js and re.match(r"^\s*(import\b|export\b|const\b|let\b|await\b)", line):
             break
-        m = REQUIRES.match(line)
+        if not js and line.startswith(("import ", "from ")) and not line.startswith("from __future__"):
+            break
+        m = header.match(line)
         if m:
             found = True
             for spec in re.split(r"[,\s]+", m.group(1).strip()):
-                if spec and not re.match(r"^python(?![A-Za-z0-9_.-])", spec, re.I):  # the interpreter's version: not a package
-                    p = PIN.match(spec)
-                    pins.append((p.group(1), p.group(3)) if p else (spec, ""))
+                if spec and not re.match(rf"^{runtime}(?![A-Za-z0-9_.-])", spec, re.I):  # the interpreter's version
+                    p = pin.match(spec)
+                    pins.append(((p.group(1), p.group(3)) if not js else (p.group(1), p.group(2))) if p else (spec, ""))
     return pins if found else None
 
 
@@ -401,38 +485,115 @@ def repro_findings(path: str, triage: list[dict[str, Any]] | None = None) -> lis
     return [f for f in (findings() if triage is None else triage) if f.get("repro") == path]
 
 
-def run_repro(path: str, python: str, shows: str | None, timeout: float = 900) -> dict[str, Any]:
+def npm_versions(modules: Path, names: list[str]) -> dict[str, str | None]:
+    """The versions of these npm packages in a node_modules folder (None: not installed)."""
+    out: dict[str, str | None] = {}
+    for name in names:
+        meta = modules / name / "package.json"
+        try:
+            out[name] = json.loads(meta.read_text(encoding="utf-8")).get("version")
+        except (OSError, ValueError):
+            out[name] = None
+    return out
+
+
+def npm_modules(pins: list[tuple[str, str]], node: str) -> tuple[Path | None, str]:
+    """The node_modules folder a ``.mjs`` reproduction runs with, and where it comes from.
+
+    The JavaScript harnesses' own install (``harnesses/js/node_modules``, from its lock) when it
+    has every pin of the header, as a Python reproduction runs in its harness's virtualenv;
+    otherwise the header's pins alone, installed once with ``npm install`` from the npm
+    registry into ``.harness-venvs/npm-repro/<hash of the pins>/`` (git-ignored). (None, why)
+    when that install fails."""
+    names = [n for n, _ in pins]
+    for folder in sorted(HARNESSES.glob("*/package-lock.json")):
+        modules = folder.parent / "node_modules"
+        if pins and npm_versions(modules, names) == dict(pins):
+            return modules, _rel(modules)
+    if not pins:
+        return None, "no `// requires:` header"
+    key = hashlib.sha256(json.dumps(sorted(pins)).encode()).hexdigest()[:16]
+    prefix = NPM_REPRO_MODULES / key
+    modules = prefix / "node_modules"
+    if npm_versions(modules, names) == dict(pins):
+        return modules, f"npm install {' '.join(f'{n}@{v}' for n, v in pins)}"
+    npm = shutil.which("npm")
+    if npm is None:
+        return None, "no npm to install the header's pins with"
+    prefix.mkdir(parents=True, exist_ok=True)
+    (prefix / "package.json").write_text('{"private": true}\n', encoding="utf-8")
+    env = {**os.environ, "PATH": os.pathsep.join([str(Path(node).parent), os.environ.get("PATH", "")])}
+    proc = subprocess.run([npm, "install", "--prefix", str(prefix), "--no-save", "--no-package-lock", "--no-audit",
+                           "--no-fund", "--ignore-scripts", "--loglevel=error", *[f"{n}@{v}" for n, v in pins if v]],
+                          env=env, capture_output=True, text=True, timeout=900)
+    if proc.returncode != 0:
+        return None, "npm install failed: " + (proc.stderr.strip().splitlines() or ["?"])[-1]
+    return modules, f"npm install {' '.join(f'{n}@{v}' for n, v in pins)}"
+
+
+def default_node() -> str | None:
+    """scripts/node22.sh's node (>= 22), or None when none can be had."""
+    try:
+        proc = subprocess.run(["bash", str(ROOT / "scripts" / "node22.sh")], capture_output=True, text=True, timeout=900)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return proc.stdout.strip() if proc.returncode == 0 and proc.stdout.strip() else None
+
+
+def run_repro(path: str, python: str, shows: str | None, timeout: float = 900, node: str | None = None) -> dict[str, Any]:
     """Runs one reproduction as an upstream maintainer would: the file alone, copied into an
-    empty folder, ``python -I`` (no PYTHONPATH, no script folder on sys.path)."""
+    empty folder; ``python -I`` (no PYTHONPATH, no script folder on sys.path), or for a
+    ``.mjs`` file ``node`` with a ``node_modules`` link to the packages of its header
+    (``npm_modules``), the folder holding nothing else. ``modules`` says which packages ran."""
     src = ROOT / path
+    extra: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="mcs-repro-") as tmp:
         copy = Path(tmp) / src.name
         shutil.copyfile(src, copy)
-        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("PYTHONPATH", "PYTHONHOME", "NODE_PATH", "NODE_OPTIONS", "MCS_BRIDGE_JS")}
+        if src.suffix == ".mjs":
+            node = node or default_node()
+            if node is None:
+                return {"exit": None, "shows": False, "stdout": "", "stderr": "no node >= 22 (scripts/node22.sh)",
+                        "modules": None}
+            modules, where = npm_modules(repro_requires(src) or [], node)
+            extra["modules"] = where
+            if modules is None:
+                return {"exit": None, "shows": False, "stdout": "", "stderr": where, **extra}
+            os.symlink(modules, Path(tmp) / "node_modules", target_is_directory=True)
+            argv = [node, str(copy)]
+        else:
+            argv = [python, "-I", str(copy)]
         try:
-            proc = subprocess.run([python, "-I", str(copy)], cwd=tmp, env=env, capture_output=True, text=True,
+            proc = subprocess.run(argv, cwd=tmp, env=env, capture_output=True, text=True,
                                   timeout=timeout, errors="backslashreplace")
             code, out, err = proc.returncode, proc.stdout, proc.stderr
         except subprocess.TimeoutExpired as exc:
             code, out, err = None, exc.stdout or "", f"timed out after {timeout:.0f} s"
             out = out.decode() if isinstance(out, bytes) else out
-    return {"exit": code, "shows": bool(shows) and shows in out, "stdout": out, "stderr": err}
+    return {"exit": code, "shows": bool(shows) and shows in out, "stdout": out, "stderr": err, **extra}
 
 
-def pins_unmet(pins: list[tuple[str, str]], python: str) -> list[str]:
-    """The pins of a reproduction's header that the interpreter's environment does not have
-    (``name have (pinned want)``), e.g. a header left behind a version bump."""
+def pins_unmet(pins: list[tuple[str, str]], python: str, modules: Path | None = None,
+               js: bool = False) -> list[str]:
+    """The pins of a reproduction's header that the environment it ran in does not have
+    (``name have (pinned want)``), e.g. a header left behind a version bump: the
+    interpreter's distributions, or for a ``.mjs`` file the node_modules folder it ran with."""
     if not pins:
-        return ["no `# requires:` header"]
-    code = ("import json, sys\nfrom importlib import metadata\nout = {}\nfor n in sys.argv[1:]:\n"
-            "    try:\n        out[n] = metadata.version(n)\n    except metadata.PackageNotFoundError:\n"
-            "        out[n] = None\nprint(json.dumps(out))")
-    proc = subprocess.run([python, "-I", "-c", code, *[n for n, _ in pins]], capture_output=True, text=True)
-    have = json.loads(proc.stdout) if proc.returncode == 0 else {}
+        return ["no `// requires:` header" if js else "no `# requires:` header"]
+    if js:
+        have = npm_versions(modules, [n for n, _ in pins]) if modules is not None else {}
+    else:
+        code = ("import json, sys\nfrom importlib import metadata\nout = {}\nfor n in sys.argv[1:]:\n"
+                "    try:\n        out[n] = metadata.version(n)\n    except metadata.PackageNotFoundError:\n"
+                "        out[n] = None\nprint(json.dumps(out))")
+        proc = subprocess.run([python, "-I", "-c", code, *[n for n, _ in pins]], capture_output=True, text=True)
+        have = json.loads(proc.stdout) if proc.returncode == 0 else {}
     return [f"{n} {have.get(n) or 'not installed'} (pinned {v or '?'})" for n, v in pins if have.get(n) != v]
 
 
-def repro_command(harness_id: str, python: str) -> int:
+def repro_command(harness_id: str, python: str, node: str | None = None) -> int:
     triage = findings()
     rows = []
     run = RUNS / harness_id
@@ -448,14 +609,24 @@ def repro_command(harness_id: str, python: str) -> int:
             rows.append({"finding": f["id"], "path": path, "sha256": None, "date": date, "exit": None, "shows": False})
             status = 1
             continue
-        got = run_repro(path, python, f.get("shows"))
-        unmet = pins_unmet(repro_requires(ROOT / path) or [], python)
+        js = path.endswith(".mjs")
+        if js and node is None:
+            node = default_node()
+        got = run_repro(path, python, f.get("shows"), node=node)
+        pins = repro_requires(ROOT / path) or []
+        if js:
+            modules = npm_modules(pins, node)[0] if node and pins else None
+            unmet = pins_unmet(pins, python, modules, js=True)
+        else:
+            unmet = pins_unmet(pins, python)
         (run / "repros" / f"{Path(path).stem}.log").write_text(got["stdout"] + "\n--- stderr\n" + got["stderr"],
                                                               encoding="utf-8")
         ok = got["exit"] == 1 and got["shows"] and not unmet
         rows.append({"finding": f["id"], "path": path, "sha256": sha256(ROOT / path), "date": date,
-                     "exit": got["exit"], "shows": got["shows"], "unpinned": unmet})
+                     "exit": got["exit"], "shows": got["shows"], "unpinned": unmet,
+                     **({"modules": got.get("modules")} if js else {})})
         print(f"   repro {Path(path).name}: exit {got['exit']}, shows {'found' if got['shows'] else 'NOT found'}"
+              + (f", run with {got['modules']}" if js and got.get("modules") else "")
               + (f", run with other versions than its header pins: {', '.join(unmet)}" if unmet else "")
               + ("" if ok else "  <- not verified"))
         status = status if ok else 1
@@ -595,7 +766,7 @@ def headline(harnesses: list[dict[str, Any]], runs: dict[str, dict[str, Any] | N
     for h in harnesses:
         data = runs[h["id"]]
         if data is None:
-            out.append(f"- `{h['id']}`: not run")
+            out.append(f"- `{h['id']}` ({LANGUAGES[h['language']]}): not run")
             continue
         s = summarize(data)
         a, na = s["by_class"].get("a", Counter()), len(s["findings"].get("a", ()))
@@ -611,8 +782,17 @@ def headline(harnesses: list[dict[str, Any]], runs: dict[str, dict[str, Any] | N
                 items = sum(s["by_class"][cls].values())
                 apart.append(f"{CLASS_NAMES[cls]}: {n} {'behaviour' if n == 1 else 'behaviours'} ({_items(items)})")
         words += (". Apart, not its bugs: " + "; ".join(apart)) if apart else ". Nothing else fails"
-        out.append(f"- `{h['id']}`: {words}")
+        out.append(f"- `{h['id']}` ({LANGUAGES[h['language']]}): {words}")
     return out
+
+
+def language_cell(h: dict[str, Any], data: dict[str, Any] | None) -> str:
+    """The language a harness is written in, with the runtime version of its run."""
+    name = LANGUAGES[h["language"]]
+    versions = (data or {}).get("versions", {})
+    if is_js(h):
+        return f"{name} (node {versions['node']})" if versions.get("node") else name
+    return f"{name} {versions['python']}" if versions.get("python") else name
 
 
 def _runs_line(runs: dict[str, dict[str, Any] | None]) -> str:
@@ -648,9 +828,10 @@ def render() -> tuple[str, str]:
         f"(`{COMMANDS['run']}` reruns the harnesses and writes them). Do not edit by hand.",
         "",
         "Each library runs through a thin adapter in [`harnesses/`](../harnesses/) (the library accumulates and "
-        "parses; the adapter converts shapes; every glue choice is in the adapter's docstring), in a virtualenv of "
-        "its own with the versions pinned in the folder's `requirements.txt`. GOLDEN is not run (a library has no "
-        "reviewed snapshots of its own).",
+        "parses; the adapter converts shapes; every glue choice is in the adapter's docstring): a Python one in a "
+        "virtualenv of its own with the versions pinned in the folder's `requirements.txt`, a JavaScript one as a "
+        "bridge peer ([bridge.md](bridge.md), `exec:node ...`, node >= 22) with the npm packages of the folder's "
+        "`package-lock.json` (`npm ci`). GOLDEN is not run (a library has no reviewed snapshots of its own).",
         "",
         "Verdicts follow the suite's levels: `must` and `should` failures are failures; differences from a choice of "
         "the reference (`reference`) are counted apart (`ref`) and never as failing. Failures are counted by class "
@@ -666,15 +847,17 @@ def render() -> tuple[str, str]:
         "",
         "Failing items by class: (a) by level; (d), (s), (b), (c) counted apart, each on its own.",
         "",
-        "| implementation | format | versions | run | invariants without failure | own bugs (a) | not triaged | "
-        "documented (d) | SDK's answer (s) | reference's choice (b) | glue (c) | reference differences | suite errors |",
-        "|---|---|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|",
+        "| implementation | language | format | versions | run | invariants without failure | own bugs (a) | "
+        "not triaged | documented (d) | SDK's answer (s) | reference's choice (b) | glue (c) | reference differences "
+        "| suite errors |",
+        "|---|---|---|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     sums: dict[str, dict[str, Any]] = {}
     for h in harnesses:
         data = runs[h["id"]]
         if data is None:
-            out.append(f"| `{h['id']}`: {h['title']} | {h['format']} | | not run | | | | | | | | | |")
+            out.append(f"| `{h['id']}`: {h['title']} | {language_cell(h, None)} | {h['format']} | | not run "
+                       f"| | | | | | | | | |")
             continue
         versions = data.get("versions", {})
         ver = ", ".join(f"{p} {versions.get(p, '?')}" for p in h["packages"])
@@ -686,7 +869,8 @@ def render() -> tuple[str, str]:
             c = bc.get(cls, Counter())
             return f"{sum(c.values())} ({_levels_text(c)})" if c else "0"
 
-        out.append(f"| `{h['id']}`: {h['title']} | {h['format']} | {ver} | {data.get('date')} | {ok}/{total} | "
+        out.append(f"| `{h['id']}`: {h['title']} | {language_cell(h, data)} | {h['format']} | {ver} | "
+                   f"{data.get('date')} | {ok}/{total} | "
                    f"{levelled('a')} | {levelled('?')} | "
                    + " | ".join(str(sum(bc.get(c, Counter()).values())) for c in "dsbc")
                    + f" | {s['reference']} | {s['errors']} |")
@@ -696,12 +880,13 @@ def render() -> tuple[str, str]:
             "Items passed / failed, the failures by class ((a) and the untriaged by level); `ref`: differences from "
             "the reference's choice; bold: the library's own bugs or untriaged items fail. See "
             "[invariants.md](invariants.md) for each family.", "",
-            "| implementation | " + " | ".join(present) + " |",
-            "|---|" + "---|" * len(present)]
+            "| implementation | language | " + " | ".join(present) + " |",
+            "|---|---|" + "---|" * len(present)]
     for h in harnesses:
         if h["id"] in sums:
             fams = sums[h["id"]]["families"]
-            out.append(f"| `{h['id']}` | " + " | ".join(_cell(fams.get(f, Counter())) for f in present) + " |")
+            out.append(f"| `{h['id']}` | {LANGUAGES[h['language']]} | "
+                       + " | ".join(_cell(fams.get(f, Counter())) for f in present) + " |")
     out += ["", "## Failures, one line per finding", "",
             "Each line is one behaviour ([`harnesses/findings/`](../harnesses/findings/)), with the rules it fails, "
             "their level, and the cases. Class: " + "; ".join(f"**({k})** {v}" for k, v in CLASSES.items())
@@ -783,6 +968,8 @@ def render() -> tuple[str, str]:
             "bash scripts/implementations.sh litellm         # one harness; the others keep their committed results",
             "python scripts/implementations_report.py write  # this file from harnesses/results/ alone",
             "python harnesses/repro/<script>.py              # one finding, the library alone (see its header)",
+            "node harnesses/repro/<script>.mjs               # the same in JavaScript: npm install its header's pins",
+            "                                                # (name@version) next to it first, node >= 22",
             "```", ""]
     doc = "\n".join(out)
     block = "\n".join([
@@ -831,12 +1018,19 @@ def check() -> int:
     text = DOC.read_text(encoding="utf-8") if DOC.is_file() else ""
     if not text:
         problems.append(f"{_rel(DOC)} is missing: run {COMMANDS['run']}")
+    notes = []
     for h in harnesses:
         if f"### `{h['id']}`" not in text or f"| `{h['id']}`" not in text:
             problems.append(f"{_rel(DOC)} does not report harness {h['id']!r} "
                             f"(harnesses/{h['folder']}): rerun {COMMANDS['run']} {h['id']}")
         elif load_results(h["id"]) is None:
-            problems.append(f"harnesses/results/{h['id']}.json is missing: run {COMMANDS['run']} {h['id']}")
+            missing = f"harnesses/results/{h['id']}.json is missing: run {COMMANDS['run']} {h['id']}"
+            lacking = missing_files(h)
+            if lacking:  # listed before its files landed: the report says "not run"; not an error yet
+                notes.append(f"{missing} (once {', '.join(lacking)} {'is' if len(lacking) == 1 else 'are'} "
+                             f"in the checkout)")
+            else:
+                problems.append(missing)
     problems += validate_findings(findings(), {h["id"] for h in harnesses})
     runs = [d for d in (load_results(h["id"]) for h in harnesses) if d]
     mixed = sorted({f"{d.get('corpus_version')} {str(d.get('corpus_hash'))[:19]}" for d in runs})
@@ -863,14 +1057,17 @@ def check() -> int:
         ran += 1
         if not report.get("results"):
             problems.append(f"harness {h['id']}: its report holds no result")
-        elif report.get("spec") != h["strategy"]:
+        elif not spec_matches(h, report.get("spec")):
             problems.append(f"harness {h['id']}: the report is of {report.get('spec')!r}, not {h['strategy']!r}")
     if not ran:
         problems.append(f"no harness report in {_rel(RUNS)}: the harnesses did not run")
+    for n in notes:
+        print(f"note: {n}", file=sys.stderr)
     for p in problems:
         print(f"error: {p}", file=sys.stderr)
     if not problems:
-        print(f"ok: {_rel(DOC)} names all {len(harnesses)} harnesses and is what harnesses/results/ gives; {ran} ran here")
+        print(f"ok: {_rel(DOC)} names all {len(harnesses)} harnesses and is what harnesses/results/ gives; {ran} ran here"
+              + (f"; {len(notes)} not run yet (their files are not in the checkout)" if notes else ""))
     return 1 if problems else 0
 
 
@@ -880,11 +1077,16 @@ def main(argv: list[str] | None = None) -> int:
     ls = sub.add_parser("list")
     ls.add_argument("--mode", choices=("all", "ci"), default="all")
     ls.add_argument("ids", nargs="*")
+    cm = sub.add_parser("command")
+    cm.add_argument("--harness", required=True)
+    cm.add_argument("--node", default="node")
     v = sub.add_parser("versions")
     v.add_argument("--harness", required=True)
+    v.add_argument("--node", default=None)
     r = sub.add_parser("repro")
     r.add_argument("--harness", required=True)
     r.add_argument("--python", default=sys.executable)
+    r.add_argument("--node", default=None)
     c = sub.add_parser("collect")
     c.add_argument("--harness", required=True)
     sub.add_parser("retriage")
@@ -897,24 +1099,50 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             print(f"error: unknown harness id(s): {', '.join(sorted(unknown))}", file=sys.stderr)
             return 1
+        status = 0
         for h in rows:
-            print(f"{h['folder']}\t{h['id']}\t{h['strategy']}")
+            lacking = missing_files(h)
+            if lacking:  # listed ahead of its files: named, not run
+                print(f"{'error' if args.ids else 'note'}: harness {h['id']} cannot run yet: {', '.join(lacking)} "
+                      f"{'is' if len(lacking) == 1 else 'are'} not in the checkout", file=sys.stderr)
+                status = 1 if args.ids else status
+                continue
+            print(f"{h['folder']}\t{h['id']}\t{h['language']}\t{h['strategy']}")
+        return status
+    if args.cmd == "command":
+        h = next((h for h in manifest() if h["id"] == args.harness), None)
+        if h is None:
+            print(f"error: unknown harness id {args.harness!r}", file=sys.stderr)
+            return 1
+        print(command_for(h, args.node))
         return 0
     if args.cmd == "versions":
         from importlib import metadata
 
         h = next(h for h in manifest() if h["id"] == args.harness)
         out = {}
-        for name in [*h["packages"], "mcs-conformance"]:
-            try:
-                out[name] = metadata.version(name)
-            except metadata.PackageNotFoundError:
-                out[name] = "not installed"
+        if is_js(h):
+            found = npm_versions(HARNESSES / h["folder"] / "node_modules", h["packages"])
+            out.update({name: v or "not installed" for name, v in found.items()})
+        else:
+            for name in h["packages"]:
+                try:
+                    out[name] = metadata.version(name)
+                except metadata.PackageNotFoundError:
+                    out[name] = "not installed"
+        try:
+            out["mcs-conformance"] = metadata.version("mcs-conformance")
+        except metadata.PackageNotFoundError:
+            out["mcs-conformance"] = "not installed"
         out["python"] = sys.version.split()[0]
+        if is_js(h):
+            node = args.node or default_node()
+            got = subprocess.run([node, "--version"], capture_output=True, text=True) if node else None
+            out["node"] = got.stdout.strip().lstrip("v") if got and got.returncode == 0 else "not installed"
         print(json.dumps(out, indent=2))
         return 0
     if args.cmd == "repro":
-        return repro_command(args.harness, args.python)
+        return repro_command(args.harness, args.python, args.node)
     if args.cmd == "collect":
         return collect(args.harness)
     if args.cmd == "retriage":

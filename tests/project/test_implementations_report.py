@@ -174,7 +174,7 @@ def test_collect_writes_every_item_sorted_one_a_line_with_its_triage(report, che
 def test_the_report_counts_by_class_and_never_adds_other_classes_into_a_level(report, checkout):
     assert report.collect("h1") == 0
     doc, block = report.render()
-    line = next(l for l in doc.splitlines() if l.startswith("- `h1`"))
+    line = next(l for l in doc.splitlines() if l.startswith("- `h1` (Python)"))
     assert "its own bugs (a): 1 behaviour, 2 failing items (must 1, should 1)" in line
     assert "not triaged yet: 1 failing item (must 1)" in line
     assert "documented behaviour (d): 1 behaviour (1 item)" in line and "(s): 1 behaviour (1 item)" in line
@@ -246,7 +246,7 @@ def test_write_is_deterministic_and_fills_the_readme_block(report, checkout):
     doc = report.DOC.read_text()
     readme = report.README.read_text()
     assert report.write() == 0 and report.DOC.read_text() == doc and report.README.read_text() == readme
-    assert "old" not in readme and "- `h1`: its own bugs (a)" in readme and readme.endswith("## Test\n")
+    assert "old" not in readme and "- `h1` (Python): its own bugs (a)" in readme and readme.endswith("## Test\n")
     assert "2026-12-02" in doc
 
 
@@ -291,18 +291,26 @@ def test_findings_validation_refuses_what_the_format_forbids(report, checkout, c
 
 def test_every_harness_folder_is_in_the_manifest_and_every_finding_is_well_formed(report):
     harnesses = report.manifest()
-    assert {h["folder"] for h in harnesses} == {p.parent.name for p in (ROOT / "harnesses").glob("*/requirements.txt")}
+    for language, name in (("python", "requirements.txt"), ("javascript", "package.json")):
+        listed = {h["folder"] for h in harnesses if h["language"] == language}
+        on_disk = {p.parent.name for p in (ROOT / "harnesses").glob(f"*/{name}")}
+        assert on_disk <= listed, f"harnesses/ folders with a {name} but no {language} entry: {sorted(on_disk - listed)}"
+        if language == "python":
+            assert listed == on_disk
     problems = report.validate_findings(report.findings(), {h["id"] for h in harnesses})
     assert not problems, "harnesses/findings/ (format: harnesses/findings/README.md):\n  " + "\n  ".join(problems)
 
 
 # -- the committed results and report ---------------------------------------------------------
 def test_every_harness_has_committed_results(report):
-    missing = [h["id"] for h in report.manifest() if report.load_results(h["id"]) is None]
+    # a JavaScript harness listed before its files landed has none yet (the report says "not run")
+    missing = [h["id"] for h in report.manifest() if report.load_results(h["id"]) is None and not report.missing_files(h)]
     assert not missing, (f"harnesses/results/ has no results for {', '.join(missing)}: run "
                          f"bash scripts/implementations.sh {' '.join(missing)}")
     for h in report.manifest():
         data = report.load_results(h["id"])
+        if data is None:
+            continue
         text = report.results_path(h["id"]).read_text(encoding="utf-8")
         assert data["harness"] == h["id"] and data["strategy"] == h["strategy"], h["id"]
         assert report.dump_results(data) == text, f"harnesses/results/{h['id']}.json is not in the collect format"
@@ -346,3 +354,180 @@ def test_check_refuses_a_report_that_misses_a_harness(report, checkout, capsys):
     report.DOC.write_text(report.DOC.read_text() + "edited by hand\n")
     assert report.check() == 1
     assert f"run {WRITE}" in capsys.readouterr().err
+
+
+# -- JavaScript harnesses: bridge peers ---------------------------------------------------------
+JS_MANIFEST_TOML = '''
+[[harness]]
+id = "js1"
+title = "a JavaScript library"
+language = "javascript"
+folder = "js"
+strategy = "exec:node harnesses/js/peer.mjs"
+format = "openai-chat"
+packages = ["@scope/lib", "other"]
+ci = true
+'''
+
+
+def _js_files(root: Path) -> None:
+    js = root / "harnesses" / "js"
+    for name, version in (("@scope/lib", "2.0.1"), ("other", "0.3.0")):
+        (js / "node_modules" / name).mkdir(parents=True)
+        (js / "node_modules" / name / "package.json").write_text(json.dumps({"name": name, "version": version}))
+    (js / "peer.mjs").write_text("// a peer\n")
+    (js / "package.json").write_text('{"private": true}\n')
+    (js / "package-lock.json").write_text('{"lockfileVersion": 3}\n')
+
+
+@pytest.fixture
+def js_checkout(report, checkout):
+    """The synthetic checkout with a JavaScript harness listed (its files not there yet)."""
+    manifest = checkout / "harnesses" / "harnesses.toml"
+    manifest.write_text(manifest.read_text() + JS_MANIFEST_TOML)
+    (checkout / "harnesses" / "js").mkdir()
+    return checkout
+
+
+def _js_run(checkout: Path, spec: str) -> None:
+    run = checkout / "runs" / "js1"
+    run.mkdir(parents=True)
+    (run / "report.json").write_text(json.dumps({
+        "spec": spec, "package_version": "0.1.0", "corpus_version": "2026.1.1", "corpus_hash": "sha256:" + "0" * 64,
+        "profile": "ci", "results": [
+            {"id": "PARITY-001", "case": "c/js", "outcome": "failed", "level": "must", "message": "problem: lost"},
+            {"id": "STRUCT-001", "case": "c/js", "outcome": "passed", "level": "must", "message": ""}]}))
+    (run / "versions.json").write_text(json.dumps({"@scope/lib": "2.0.1", "other": "0.3.0", "mcs-conformance": "0.1.0",
+                                                   "python": "3.11.7", "node": "22.23.5"}))
+    (run / "run.json").write_text(json.dumps({"date": "2026-12-03", "select": "not GOLDEN"}))
+
+
+def test_a_harness_is_python_unless_it_says_javascript(report, js_checkout):
+    hs = {h["id"]: h for h in report.manifest()}
+    assert hs["h1"]["language"] == "python" and hs["js1"]["language"] == "javascript"
+    manifest = js_checkout / "harnesses" / "harnesses.toml"
+    text = manifest.read_text()
+    manifest.write_text(text.replace('language = "javascript"', 'language = "rust"'))
+    with pytest.raises(SystemExit, match="language must be one of python, javascript, not 'rust'"):
+        report.manifest()
+    manifest.write_text(text.replace("exec:node harnesses/js/peer.mjs", "exec:deno run peer.mjs"))
+    with pytest.raises(SystemExit, match="exec:node harnesses/js/<file>.mjs"):
+        report.manifest()
+
+
+def test_a_package_json_without_a_javascript_entry_is_refused(report, checkout):
+    (checkout / "harnesses" / "js").mkdir()
+    (checkout / "harnesses" / "js" / "package.json").write_text("{}\n")
+    with pytest.raises(SystemExit, match="harnesses/js has a package.json but no JavaScript entry"):
+        report.manifest()
+
+
+def test_a_javascript_strategy_runs_from_any_folder_with_absolute_paths(report, js_checkout):
+    h = next(h for h in report.manifest() if h["id"] == "js1")
+    assert report.missing_files(h) == ["harnesses/js/peer.mjs", "harnesses/js/package.json",
+                                       "harnesses/js/package-lock.json"]
+    _js_files(js_checkout)
+    assert report.missing_files(h) == []
+    spec = report.command_for(h, "/opt/node 22/bin/node")
+    assert spec == f"exec:'/opt/node 22/bin/node' {js_checkout / 'harnesses' / 'js' / 'peer.mjs'}"
+    assert report.spec_matches(h, spec) and report.spec_matches(h, h["strategy"])
+    assert not report.spec_matches(h, spec.replace("peer.mjs", "other.mjs"))
+    assert not report.spec_matches(h, "harnesses.lib:S")
+    py = next(h for h in report.manifest() if h["id"] == "h1")
+    assert report.command_for(py, "/usr/bin/node") == "harnesses.lib:S"
+    assert not report.spec_matches(py, "exec:/usr/bin/node harnesses/lib.mjs")
+
+
+def test_versions_of_a_javascript_harness_come_from_its_node_modules(report, js_checkout, capsys):
+    _js_files(js_checkout)
+    modules = js_checkout / "harnesses" / "js" / "node_modules"
+    assert report.npm_versions(modules, ["@scope/lib", "other", "absent"]) == {
+        "@scope/lib": "2.0.1", "other": "0.3.0", "absent": None}
+    node = js_checkout / "fake-node"
+    node.write_text("#!/bin/sh\necho v22.1.0\n")
+    node.chmod(0o755)
+    assert report.main(["versions", "--harness", "js1", "--node", str(node)]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["@scope/lib"] == "2.0.1" and got["other"] == "0.3.0" and "mcs-conformance" in got
+    assert got["node"] == "22.1.0"
+    (modules / "other" / "package.json").unlink()
+    assert report.main(["versions", "--harness", "js1", "--node", str(node)]) == 0
+    assert json.loads(capsys.readouterr().out)["other"] == "not installed"
+
+
+def test_list_leaves_out_a_javascript_harness_whose_files_are_not_there(report, js_checkout, capsys):
+    assert report.main(["list"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "lib\th1\tpython\tharnesses.lib:S\n"
+    assert "harness js1 cannot run yet: harnesses/js/peer.mjs" in captured.err
+    assert report.main(["list", "js1"]) == 1  # asked for by name: an error
+    _js_files(js_checkout)
+    assert report.main(["list", "--mode", "ci"]) == 0
+    assert capsys.readouterr().out == "js\tjs1\tjavascript\texec:node harnesses/js/peer.mjs\n"
+
+
+def test_the_report_gives_each_harness_its_language(report, js_checkout):
+    _js_files(js_checkout)
+    h = next(h for h in report.manifest() if h["id"] == "js1")
+    _js_run(js_checkout, report.command_for(h, "/usr/local/bin/node"))
+    assert report.collect("h1") == 0 and report.collect("js1") == 0
+    data = report.load_results("js1")
+    assert data["strategy"] == "exec:node harnesses/js/peer.mjs"  # the manifest's spelling: no path of this machine
+    assert data["versions"]["node"] == "22.23.5"
+    doc, block = report.render()
+    rows = {l.split(":", 1)[0]: l for l in doc.splitlines() if l.startswith("| `")}
+    assert "| JavaScript (node 22.23.5) | openai-chat | @scope/lib 2.0.1, other 0.3.0 | 2026-12-03 |" in rows["| `js1`"]
+    assert "| Python 3.11 | openai-chat | lib 1.0 | 2026-12-02 |" in rows["| `h1`"]
+    family_rows = [l for l in doc.splitlines() if l.startswith(("| `js1` |", "| `h1` |"))]
+    assert [l.split(" | ")[1] for l in family_rows] == ["Python", "JavaScript"]
+    assert "| implementation | language | format |" in doc and "| implementation | language | STRUCT |" in doc
+    assert "- `js1` (JavaScript): not triaged yet: 1 failing item (must 1)" not in block  # (a) first, as for Python
+    assert "- `js1` (JavaScript): its own bugs (a): none; not triaged yet: 1 failing item (must 1)" in block
+    assert "- `h1` (Python): its own bugs (a)" in block
+    assert "node harnesses/repro/<script>.mjs" in doc
+
+
+def test_collect_refuses_a_report_of_another_command(report, js_checkout, capsys):
+    _js_files(js_checkout)
+    _js_run(js_checkout, "exec:/usr/bin/node /elsewhere/peer.mjs")
+    assert report.collect("js1") == 1
+    assert "not a run of 'exec:node harnesses/js/peer.mjs'" in capsys.readouterr().err
+
+
+def test_check_names_missing_javascript_results_and_fails_once_the_files_are_there(report, js_checkout, capsys):
+    assert report.collect("h1") == 0
+    assert report.write() == 0
+    assert "- `js1` (JavaScript): not run" in report.README.read_text()
+    assert report.check() == 0, capsys.readouterr().err  # listed ahead of its files: named, not an error
+    err = capsys.readouterr().err
+    assert "note: harnesses/results/js1.json is missing: run bash scripts/implementations.sh js1" in err
+    assert "harnesses/js/peer.mjs" in err and "error" not in err
+    _js_files(js_checkout)
+    assert report.check() == 1
+    assert "error: harnesses/results/js1.json is missing: run bash scripts/implementations.sh js1" in capsys.readouterr().err
+    h = next(h for h in report.manifest() if h["id"] == "js1")
+    _js_run(js_checkout, report.command_for(h, "/usr/local/bin/node"))
+    assert report.collect("js1") == 0 and report.write() == 0
+    assert report.check() == 0, capsys.readouterr().err
+
+
+def test_mjs_headers_pin_npm_packages(report, tmp_path):
+    path = tmp_path / "x.mjs"
+    path.write_text("/** What it shows. */\n// requires: openai@7.59.0, @anthropic-ai/sdk@1.16.0 node>=22\n"
+                    "// requires: loose\nimport OpenAI from 'openai';\n// requires: after@1.0.0\n")
+    assert report.repro_requires(path) == [("openai", "7.59.0"), ("@anthropic-ai/sdk", "1.16.0"), ("loose", "")]
+    path.write_text("import OpenAI from 'openai';\n")
+    assert report.repro_requires(path) is None
+    good = {"id": "f", "harnesses": ["h1"], "what": "w", "class": "d", "shows": "x",
+            "documented": {"url": "https://example.org", "quote": "q"}}
+    (tmp_path / "harnesses" / "repro").mkdir(parents=True)
+    for name in ("x.mjs", "x.js"):
+        (tmp_path / "harnesses" / "repro" / name).write_text("// requires: a@1.0.0\n")
+    root = report.ROOT
+    try:
+        report.ROOT = tmp_path
+        assert report.validate_findings([{**good, "repro": "harnesses/repro/x.mjs"}], {"h1"}) == []
+        problems = report.validate_findings([{**good, "repro": "harnesses/repro/x.js"}], {"h1"})
+    finally:
+        report.ROOT = root
+    assert any("harnesses/repro/<script>.py or <script>.mjs" in p for p in problems), problems
