@@ -283,7 +283,7 @@ class Conformance(Reporting):
                 if s.passed_over(message):
                     continue
                 claimant = s.chain().resolve(message)
-            except Exception:  # noqa: BLE001 -- RECOG reports a recognizes that raises
+            except (Exception, PeerFailure):  # noqa: BLE001 -- RECOG reports a recognizes that raises (or crashes)
                 continue
             if claimant is not None and claimant.name != s.name:
                 out[case.id] = claimant.name
@@ -317,8 +317,8 @@ class Conformance(Reporting):
             for case in self.corpus.cases:
                 try:
                     applies = check.applies(self.subject, case)
-                except Exception:
-                    applies = True  # let the item run and report what breaks
+                except (Exception, PeerFailure):
+                    applies = True  # let the item run and report what breaks (a peer that dies: its items say so)
                 if applies:
                     out.append((check, case.id, case))
         return out
