@@ -1,0 +1,115 @@
+/**
+ * The openai npm package's `ChatCompletionStream` as an `openai-chat` strategy, served to the
+ * suite through the bridge (harness id openai-js-chat).
+ *
+ * The SDK does the reading and the accumulating, on the path its README and typings show:
+ * `new OpenAI({ apiKey, baseURL, fetch, maxRetries: 0 })` (README "Customizing the fetch
+ * client", "Retries"), `client.chat.completions.stream({..., stream: true})`
+ * (lib/ChatCompletionStream.d.ts: `ChatCompletionStreamParams`, "Streaming is always enabled
+ * by the helper and may be specified explicitly"), whose `'chunk'` event hands each raw chunk
+ * with "its accumulated chat-completion snapshot" (`ChatCompletionStreamEvents.chunk`). The
+ * client's `fetch` answers with the recorded wire bytes (`_live.mjs`); no network, no patching.
+ *
+ * Glue choices (everything the adapter decides itself):
+ * - One request per stream, answered live (`_live.mjs`): each chunk's SSE bytes (`data:
+ *   <json>\n\n`; `"[DONE]"` as sent) are pushed when the suite feeds the chunk, and
+ *   `accumulate` returns once the SDK has read them and emitted its events. The SDK's stream
+ *   stops at `data: [DONE]` (core/streaming.mjs `fromSSEResponse`): the chunks after it are
+ *   not read, as a user's loop never sees them. A chunk that is no JSON object (and no
+ *   `"[DONE]"`) is refused with `MalformedChunk` before the SDK sees it.
+ * - The SDK's `APIError` for an event with an `error` member (core/streaming.mjs) is raised
+ *   as `StreamError` carrying the chunk, worded by `_glue.raiseOnErrorChunk`; any other error
+ *   the SDK's stream reports (its `'error'` event: a chunk it refuses, or its finalisation at
+ *   `[DONE]`, `finalizeChatCompletion`) is its refusal of that chunk, raised as
+ *   `MalformedChunk` with its text (`_glue.errorText`); the stream is over after it and later
+ *   chunks raise the same.
+ * - The message is choice 0's `message` of the snapshot the last `'chunk'` event handed over
+ *   (the SDK's own object), and once the SDK has finished the completion (at `[DONE]`: its
+ *   `'chatCompletion'` event, the completion `finalChatCompletion()` resolves with) that
+ *   completion's. Either with the keys the SDK adds that were never on the wire removed
+ *   (`_glue.wireKeysOnly`, the rule of the suite's SDK oracle); the values are the SDK's,
+ *   untouched (the final completion's `content: null`, `refusal: null` and the `call_<uuid>`
+ *   id it makes up for a call without one included). Converted at read time only
+ *   (`_glue.lazyRoot`).
+ * - Unfinished streams: `isDone` (`_glue.chatIsDone`) is false until a finish other than
+ *   `length` / `content_filter` arrives; the buffer's `done` tells the extraction axis.
+ * - `extract`: `_glue.chatCalls` (the SDK parses arguments only for tools given to the
+ *   request with `strict` or a parser; none is given, so the glue parses with
+ *   `_glue.parseArguments`); a call without a function name is a call with `error`. Ids are
+ *   kept as the SDK holds them (`""` too).
+ * - Display text: the `content` of choice 0's deltas in each chunk the SDK emitted a
+ *   `'chunk'` event for.
+ * - Recognition, `isDone`, `contentText`, `formingName` and the continuation:
+ *   `_glue.ChatAdapter` (see there).
+ */
+import OpenAI, { APIError } from "openai";
+import { VERSION } from "openai/version";
+
+import * as glue from "./_glue.mjs";
+import { LiveBody, liveFetch, sseBytes } from "./_live.mjs";
+
+const { BridgeError } = glue;
+const WHO = "openai ChatCompletionStream";
+let client = null;
+
+function open(state) {
+  client ??= new OpenAI({ apiKey: "sk-harness", baseURL: "http://openai.harness.invalid/v1", fetch: liveFetch, maxRetries: 0 });
+  const live = new LiveBody();
+  const runner = client.chat.completions.stream(
+    { model: "gpt-4o", messages: [{ role: "user", content: "hi" }], stream: true }, { headers: live.headers });
+  runner.on("chunk", (_chunk, snapshot) => { state.snapshot = snapshot; state.seen += 1; });
+  runner.on("chatCompletion", (completion) => { state.final = completion; });
+  runner.on("error", (error) => { state.error ??= error; });
+  live.ended = runner.done();
+  live.ended.catch(() => {});
+  Object.assign(state, { live, runner });
+}
+
+/** The SDK's answer to the chunk whose bytes made its stream fail, as the protocol's error. */
+function refusal(error, chunk) {
+  if (error instanceof APIError && glue.isObject(chunk) && chunk.error) {
+    try {
+      glue.raiseOnErrorChunk(chunk, WHO);
+    } catch (streamError) {
+      return streamError;
+    }
+  }
+  return new BridgeError("MalformedChunk", `${WHO} raised ${glue.errorText(error)}`);
+}
+
+export class OpenAIChatStrategy extends glue.ChatAdapter {
+  who = WHO;
+  implementation = { name: "openai-js-chat", version: VERSION, language: "javascript" };
+
+  async accumulate(acc, chunk) {
+    const state = acc.state;
+    const done = typeof chunk === "string" && chunk.trim() === "[DONE]";
+    if (!done && !glue.isObject(chunk)) {
+      throw new BridgeError("MalformedChunk", `${WHO}: a chunk is a JSON object or "[DONE]", got ${glue.typeName(chunk)}`);
+    }
+    if (state.live === undefined) {
+      Object.assign(state, { snapshot: null, final: null, seen: 0, error: null, answer: null, keys: new Set(), callKeys: new Set() });
+      open(state);
+    }
+    if (state.answer) throw state.answer; // the stream is over; the SDK's answer stands
+    const seen = state.seen;
+    await state.live.push(sseBytes(chunk, false, glue.formatLine));
+    if (state.error !== null) throw (state.answer = refusal(state.error, chunk));
+    if (state.seen === seen) return "";
+    const deltas = glue.choice0Deltas(chunk);
+    glue.noteKeys(deltas, state.keys, state.callKeys);
+    glue.lazyRoot(acc, () => render(state));
+    return deltas.map((d) => (typeof d.content === "string" ? d.content : "")).join("");
+  }
+}
+
+function render(state) {
+  const snapshot = state.final ?? state.snapshot;
+  if (!snapshot) return null;
+  const choices = Array.isArray(snapshot.choices) ? snapshot.choices : [];
+  const choice = choices.find((c) => glue.isObject(c) && c.index === 0);
+  if (choice === undefined) return {};
+  return glue.wireKeysOnly(glue.isObject(choice.message) ? choice.message : {}, state.keys, state.callKeys);
+}
+
+if (glue.isMain(import.meta.url)) glue.serve(new OpenAIChatStrategy());

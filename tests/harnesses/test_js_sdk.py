@@ -1,0 +1,137 @@
+"""The official JavaScript SDKs as bridge peers (harnesses/js/): each harness runs through the
+suite on a few cases of its format, and the live feed hands the SDK one chunk at a time (the
+state after each chunk is the state the SDK has at that point, not a later one).
+
+Needs node >= 22 (scripts/node22.sh) and the pinned packages (`npm ci --prefix harnesses/js`);
+skipped with the reason when either cannot be had.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+JS = ROOT / "harnesses" / "js"
+CASES = ROOT / "mcs_conformance" / "corpus" / "cases"
+
+HARNESSES = {
+    "openai_chat.mjs": ["openai-chat/tool-call-non-strict", "openai-chat/text-only"],
+    "openai_responses.mjs": ["openai-responses/azure-tool-call-1", "openai-responses/azure-text-1"],
+    "anthropic_messages.mjs": ["anthropic-messages/anthropic-tool-no-args", "anthropic-messages/anthropic-text"],
+}
+_ITEM = re.compile(r"^(PASSED|FAILED|XFAIL|XPASS|SKIPPED|ERROR) mcs-conformance::([A-Z]+-\d+)\[([^\]]+)\]", re.M)
+
+
+@pytest.fixture(scope="module")
+def node() -> str:
+    done = subprocess.run(["bash", str(ROOT / "scripts" / "node22.sh")], capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        pytest.skip(f"no node >= 22 could be obtained (scripts/node22.sh): {done.stderr.strip()[-500:]}")
+    path = done.stdout.strip()
+    if not (JS / "node_modules" / "openai").is_dir() or not (JS / "node_modules" / "@anthropic-ai" / "sdk").is_dir():
+        env = dict(os.environ, PATH=os.pathsep.join([str(Path(path).parent), os.environ.get("PATH", "")]))
+        try:
+            ci = subprocess.run(["npm", "ci", "--prefix", str(JS), "--no-audit", "--no-fund"], capture_output=True,
+                                text=True, timeout=600, env=env)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            pytest.skip(f"npm ci --prefix harnesses/js could not run: {exc}")
+        if ci.returncode != 0:
+            pytest.skip(f"npm ci --prefix harnesses/js failed: {ci.stderr.strip()[-500:]}")
+    return path
+
+
+def _env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")} | {"CI": "true"}
+
+
+def _suite(node: str, harness: str, *options: str) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--mcs-strategy=exec:{node} harnesses/js/{harness}",
+           "--mcs-only", "-q", "-rA", "-k", "not GOLDEN", *options]
+    return subprocess.run(cmd, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("harness", sorted(HARNESSES))
+def test_the_harness_runs_through_the_suite(node: str, harness: str) -> None:
+    cases = HARNESSES[harness]
+    for case in cases:
+        assert (CASES / f"{case}.json").is_file(), case
+    done = _suite(node, harness, *[f"--mcs-case={c}" for c in cases], *[f"--mcs-check={c}" for c in ("PARITY-001", "EXTRACT-001", "NOISE-002", "HISTORY-001")])
+    out = done.stdout + done.stderr
+    assert done.returncode in (0, 1), out[-4000:]
+    items = _ITEM.findall(done.stdout)
+    reported = {(check, case) for _, check, case in items}
+    assert {case for _, case in reported} == set(cases), out[-4000:]
+    assert {check for check, _ in reported} >= {"PARITY-001", "EXTRACT-001"}, out[-4000:]
+    last = [line for line in done.stdout.splitlines() if line.strip()][-1]
+    counted = sum(int(n) for n in re.findall(r"(\d+) (?:passed|failed|xfailed|xpassed)", last))
+    assert counted == len(items), (last, len(items))
+    assert "error" not in last, last
+    name = {"openai_chat.mjs": "openai-js-chat", "openai_responses.mjs": "openai-js-responses",
+            "anthropic_messages.mjs": "anthropic-js-messages"}[harness]
+    assert f"through the bridge: {name} " in done.stdout, out[-3000:]  # the peer's handshake, not a Python class
+
+
+@pytest.mark.parametrize("harness, case", [("openai_chat.mjs", "openai-chat/tool-call-non-strict"),
+                                           ("anthropic_messages.mjs", "anthropic-messages/anthropic-tool-no-args")])
+def test_a_simple_tool_call_passes_parity_and_extract(node: str, harness: str, case: str) -> None:
+    done = _suite(node, harness, f"--mcs-case={case}", "--mcs-check=PARITY-001", "--mcs-check=EXTRACT-001")
+    out = done.stdout + done.stderr
+    outcomes = {check: outcome for outcome, check, _ in _ITEM.findall(done.stdout)}
+    assert outcomes == {"PARITY-001": "PASSED", "EXTRACT-001": "PASSED"}, out[-4000:]
+    assert done.returncode == 0, out[-4000:]
+
+
+_LIVE_CHECK = r"""
+import { OpenAIChatStrategy } from "./openai_chat.mjs";
+const chunks = JSON.parse(process.argv.at(-1));
+const live = { root: null, state: {} };
+const strategy = new OpenAIChatStrategy();
+const rows = [];
+for (let n = 0; n < chunks.length; n++) {
+  await strategy.accumulate(live, chunks[n]);
+  const state = live.state;
+  rows.push({
+    pushed: state.live.pushed, seen: state.seen, drained: state.live.drained,
+    live: JSON.parse(JSON.stringify(live.root)),
+    // the SDK's own state at this point, read through its public getter (undefined once finalised)
+    sdk: JSON.parse(JSON.stringify(state.runner.currentChatCompletionSnapshot?.choices?.[0]?.message ?? null)),
+  });
+}
+process.stdout.write(JSON.stringify(rows));
+"""
+
+
+def test_the_live_feed_hands_the_sdk_one_chunk_at_a_time(node: str) -> None:
+    """After each accumulate, the SDK has read exactly the chunks fed so far: its own snapshot
+    (``currentChatCompletionSnapshot``) holds the arguments of those chunks and no more, and
+    the harness's message is that snapshot."""
+    case = json.loads((CASES / "openai-chat" / "tool-call-non-strict.json").read_text(encoding="utf-8"))
+    chunks = case.get("chunks") or case["stream"]
+    env = _env() | {"MCS_BRIDGE_JS": (ROOT / "mcs_conformance" / "bridge" / "server.mjs").as_uri()}
+    done = subprocess.run([node, "--input-type=module", "-e", _LIVE_CHECK, json.dumps(chunks)], cwd=JS, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = json.loads(done.stdout)
+    assert len(rows) == len(chunks)
+    expected_args = ""
+    for n, (chunk, row) in enumerate(zip(chunks, rows)):
+        assert row["pushed"] == n + 1 and row["drained"], (n, row)
+        if isinstance(chunk, dict):
+            assert row["seen"] == sum(isinstance(c, dict) for c in chunks[: n + 1]), (n, row)  # one 'chunk' event each
+            for choice in chunk.get("choices") or ():
+                for fragment in (choice.get("delta") or {}).get("tool_calls") or ():
+                    expected_args += (fragment.get("function") or {}).get("arguments") or ""
+            sdk = row["sdk"]
+            assert sdk is not None, (n, row)
+            got = "".join(c["function"]["arguments"] for c in sdk.get("tool_calls") or ())
+            assert got == expected_args, (n, got, expected_args)
+            assert row["live"]["tool_calls" if "tool_calls" in sdk else "role"] == sdk.get("tool_calls", sdk.get("role"))
+        else:  # "[DONE]": the SDK finalised the completion; the message is the final one's
+            assert row["sdk"] is None and row["live"]["tool_calls"][0]["function"]["arguments"] == expected_args
