@@ -9,9 +9,9 @@
  * - `lazyRoot(acc, render)`: `acc.root` is an object whose `toJSON` renders the SDK's state
  *   when the bridge writes the message (`as_dict`), so nothing is converted per chunk and COST
  *   measures the SDK (harnesses/_glue.py `lazy_root`).
- * - `parseArguments(raw)`: a call's `arguments` string read as JSON the way Python's `json`
- *   reads it (the bridge's `parseLine`: NaN and Infinity tokens, integers past 2**53 kept
- *   whole), as the openai docs show (`JSON.parse(arguments)`); empty or absent is `{}`;
+ * - `parseArguments(raw)`: a call's `arguments` string read with `JSON.parse`, as the openai
+ *   docs show (so NaN and Infinity, which are no JSON, make an error call; integers past 2**53
+ *   are kept whole as BigInt); empty or absent is `{}`;
  *   anything that is no JSON object is `({}, reason)` (`parse_arguments`).
  * - `requireRecords(records, who)`: a list whose items are records (`{call, result,
  *   is_error}`, exactly these keys, `call` an object); else `ValueError` naming the first
@@ -44,7 +44,8 @@
  * - `noteKeys` / `wireKeysOnly`: the keys the SDK's snapshot adds that were never on the wire
  *   are removed by the rule of the suite's SDK oracle: `parsed`; on each call `index` and
  *   `function.parsed_arguments`; a null-valued (or undefined) message or call key no delta of
- *   choice 0 carried. Values are never changed.
+ *   choice 0 carried, except the message keys `keep` names (the SDK's final completion sets
+ *   `content` and `refusal` as a `stream=false` message has them). Values are never changed.
  * - `ChatAdapter`: name, recognition, `isDone`, `contentText` / `formingName` read from the
  *   message, `resultMessages` by `continuation`, `extract` by `chatCalls`.
  */
@@ -82,12 +83,16 @@ export function errorText(thrown) {
   return text.replace(/[\ud800-\udfff]/gu, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
+/** JSON.parse's reviver: an integer past 2**53 as a BigInt (the bridge writes it back whole). */
+const wholeIntegers = (_, v, context) =>
+  (typeof v === "number" && !Number.isSafeInteger(v) && /^-?\d+$/.test(context?.source ?? "") ? BigInt(context.source) : v);
+
 export function parseArguments(raw) {
   if (raw === null || raw === undefined || (typeof raw === "string" && raw.trim() === "")) return [{}, null];
   if (typeof raw !== "string") return [{}, `arguments are ${typeName(raw)}, not a JSON string`];
   let value;
   try {
-    value = parseLine(raw);
+    value = JSON.parse(raw, wholeIntegers);
   } catch (e) {
     return [{}, `arguments are not valid JSON (${e.message})`];
   }
@@ -235,11 +240,11 @@ export function noteKeys(deltas, keys, callKeys) {
   }
 }
 
-export function wireKeysOnly(message, keys, callKeys) {
+export function wireKeysOnly(message, keys, callKeys, keep = new Set()) {
   const out = {};
   for (const [k, v] of Object.entries(message)) {
     if (k === "parsed") continue;
-    if ((v === null || v === undefined) && !keys.has(k)) continue;
+    if ((v === null || v === undefined) && !keys.has(k) && !keep.has(k)) continue;
     out[k] = v === undefined ? null : v;
   }
   if (Array.isArray(out.tool_calls)) {

@@ -28,8 +28,8 @@
  *   `'chatCompletion'` event, the completion `finalChatCompletion()` resolves with) that
  *   completion's. Either with the keys the SDK adds that were never on the wire removed
  *   (`_glue.wireKeysOnly`, the rule of the suite's SDK oracle); the values are the SDK's,
- *   untouched (the final completion's `content: null`, `refusal: null` and the `call_<uuid>`
- *   id it makes up for a call without one included). Converted at read time only
+ *   untouched (the final completion's `content: null`, `refusal: null`, kept as the SDK sets
+ *   them, and the `call_<uuid>` id it makes up for a call without one included). Converted at read time only
  *   (`_glue.lazyRoot`).
  * - Unfinished streams: `isDone` (`_glue.chatIsDone`) is false until a finish other than
  *   `length` / `content_filter` arrives; the buffer's `done` tells the extraction axis.
@@ -50,6 +50,7 @@ import { LiveBody, liveFetch, sseBytes } from "./_live.mjs";
 
 const { BridgeError } = glue;
 const WHO = "openai ChatCompletionStream";
+const FINAL_KEYS = new Set(["content", "refusal"]); // finalizeChatCompletion sets them, as stream=false has them
 let client = null;
 
 function open(state) {
@@ -109,7 +110,8 @@ function render(state) {
   const choices = Array.isArray(snapshot.choices) ? snapshot.choices : [];
   const choice = choices.find((c) => glue.isObject(c) && c.index === 0);
   if (choice === undefined) return {};
-  return glue.wireKeysOnly(glue.isObject(choice.message) ? choice.message : {}, state.keys, state.callKeys);
+  return glue.wireKeysOnly(glue.isObject(choice.message) ? choice.message : {}, state.keys, state.callKeys,
+    state.final ? FINAL_KEYS : undefined);
 }
 
 if (glue.isMain(import.meta.url)) glue.serve(new OpenAIChatStrategy());
