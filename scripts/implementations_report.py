@@ -774,7 +774,8 @@ def headline(harnesses: list[dict[str, Any]], runs: dict[str, dict[str, Any] | N
                  f"{_items(sum(a.values()), 'failing ')} ({_levels_text(a)})" if na else "its own bugs (a): none")
         q = s["by_class"].get("?", Counter())
         if q:
-            words += f"; not triaged yet: {_items(sum(q.values()), 'failing ')} ({_levels_text(q)})"
+            words += (f"; not triaged yet: {_items(sum(q.values()), 'failing ')} ({_levels_text(q)}), none of them "
+                      "judged yet as the library's, the adapter's glue or a corpus level to relax")
         apart = []
         for cls in "dsbc":
             n = len(s["findings"].get(cls, ()))
