@@ -41,7 +41,7 @@ SELECT="not GOLDEN"
 for arg in "$@"; do
   case "$arg" in
     --ci) MODE=ci; SELECT="not GOLDEN and not COST and not SPLIT-003 and not NOISE-002" ;;
-    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
     *) IDS+=("$arg") ;;
   esac
 done
