@@ -1,14 +1,19 @@
 /**
- * The @anthropic-ai/sdk package's `MessageStream` as an `anthropic-messages` strategy, served
- * to the suite through the bridge (harness id anthropic-js-messages).
+ * The @anthropic-ai/sdk package's (beta) `BetaMessageStream` as an `anthropic-messages`
+ * strategy, served to the suite through the bridge (harness id anthropic-js-messages).
  *
- * The SDK does the reading and the accumulating: `client.messages.stream({...})` on the SDK's
- * own `Anthropic` client (`new Anthropic({ apiKey, baseURL, fetch, maxRetries: 0 })`,
+ * The SDK does the reading and the accumulating: `client.beta.messages.stream({...})` on the
+ * SDK's own `Anthropic` client (`new Anthropic({ apiKey, baseURL, fetch, maxRetries: 0 })`,
  * client.d.ts `ClientOptions`), whose `fetch` answers with the recorded wire bytes
- * (`_live.mjs`). Its `MessageStream` runs every event through its accumulator and emits
- * `'streamEvent'` with the event and the message snapshot (lib/MessageStream.d.ts
- * `MessageStreamEvents.streamEvent: (event, snapshot: Message)`; `currentMessage` is the same
- * object while the stream runs, and `finalMessage()` the snapshot once it has ended).
+ * (`_live.mjs`). Its `BetaMessageStream` runs every event through its accumulator and emits
+ * `'streamEvent'` with the event and the message snapshot (lib/BetaMessageStream.d.ts
+ * `BetaMessageStreamEvents.streamEvent: (event, snapshot: BetaMessage)`; `currentMessage` is
+ * the same object while the stream runs, and `finalMessage()` the snapshot once it has ended).
+ * The beta stream is the one the Python twin (harnesses/sdk/anthropic_messages.py) and the
+ * suite's SDK oracle read: the plain `client.messages.stream` drops what only the beta
+ * accumulator keeps (`context_management`, `usage.iterations` / `fallback_credit` of a
+ * `message_delta`, `compaction_delta`, a fallback's model relabel; lib/BetaMessageStream.ts
+ * `#accumulateMessage`).
  *
  * Glue choices (everything the adapter decides itself):
  * - One request per stream, answered live (`_live.mjs`): each event's SSE bytes (`event:
@@ -24,7 +29,10 @@
  *   (`_glue.lazyRoot`) as JSON: a key the SDK set to `undefined` (`message_delta` assigns
  *   `stop_reason`, `stop_sequence` and `stop_details` whether the delta carries them or not)
  *   is absent, as JSON has no `undefined`; a tool block's `input` is the SDK's lazy
- *   `partialParse` of the JSON received so far.
+ *   `partialParse` of the JSON received so far. Where that getter throws (text that is no
+ *   truncated JSON: `<location>Paris`, NaN), the SDK holds the text and no input until its
+ *   stream fails at the block's `content_block_stop`: the block is written with that text as
+ *   its `input` (an error call for `extract`), nothing is parsed per event (`render`).
  * - An `error` event: the SDK's `Stream` throws `APIError` for it, raised as `StreamError`
  *   carrying the event. Any other error its stream reports (`'error'`) is its refusal of that
  *   event, raised as `MalformedChunk` with its text escaped (`_glue.errorText`); the stream is
@@ -39,13 +47,16 @@
  *   `input_text` / `refusal` parts).
  * - `extract`: each `tool_use` block (`server_tool_use` / `mcp_tool_use` are run by the
  *   provider and not returned) is a call with its `id`, `name` and `input`. A call carries
- *   `error` when its input is not an object, its name or id is no non-empty string, when the
+ *   `error` when its input is not an object, its name or id is no non-empty string, its id is
+ *   an earlier `tool_use` block's (the API requires unique ids; a result could not be told
+ *   apart), when the
  *   message has no `stop_reason` yet (`finalMessage()` resolves only after the stream ended),
  *   or when it is the last block of a message cut by `max_tokens`.
  * - `contentText`: the `text` blocks joined; `formingName`: the first `tool_use` block's name.
  * - `resultMessages`: as Anthropic's tool-use docs show: the assistant turn with the message's
  *   `content` (null values dropped; left out what the API refuses: empty text blocks,
- *   `tool_use` blocks without a string id and name; an input that is no object sent as `{}`),
+ *   `tool_use` blocks without a string id and name, or with the id of an earlier one; an
+ *   input that is no object sent as `{}`),
  *   then one user message with a `tool_result` block per record (`is_error` when the record
  *   says so). A record whose id is no `tool_use` block of the message is refused.
  */
@@ -56,16 +67,17 @@ import * as glue from "./_glue.mjs";
 import { LiveBody, liveFetch, sseBytes } from "./_live.mjs";
 
 const { BridgeError, isObject, nonEmpty } = glue;
-const WHO = "anthropic MessageStream";
+const WHO = "anthropic BetaMessageStream";
 const EVENTS = new Set(["message_start", "content_block_start", "content_block_delta", "content_block_stop",
   "message_delta", "message_stop", "ping", "error"]);
+const JSON_BUF = "__json_buf"; // the text a tool block's lazy input parses (internal/message-stream-utils)
 const RESPONSES_PARTS = new Set(["output_text", "input_text", "refusal", "summary_text"]);
 let client = null;
 
 function open(state) {
   client ??= new Anthropic({ apiKey: "sk-harness", baseURL: "http://anthropic.harness.invalid", fetch: liveFetch, maxRetries: 0 });
   const live = new LiveBody();
-  const runner = client.messages.stream(
+  const runner = client.beta.messages.stream(
     { model: "claude-sonnet-4-5", max_tokens: 1024, messages: [{ role: "user", content: "hi" }] }, { headers: live.headers });
   runner.on("streamEvent", (_event, snapshot) => { state.snapshot = snapshot; state.seen += 1; });
   runner.on("error", (error) => { state.error ??= error; });
@@ -129,12 +141,15 @@ export class AnthropicMessagesStrategy {
   extract(message) {
     const blocks = content(message, "extract");
     const out = [];
+    const ids = new Set();
     blocks.forEach((block, i) => {
       if (!isObject(block) || block.type !== "tool_use") return;
       const { input, name, id } = block;
       let error = isObject(input) ? null : `input is ${glue.typeName(input ?? null)}, not an object`;
       if (error === null && !nonEmpty(name)) error = "the tool_use block has no name";
       if (error === null && !nonEmpty(id)) error = "the tool_use block has no string id, so no tool_result can answer it";
+      if (error === null && ids.has(id)) error = "an earlier tool_use block has the same id, so no tool_result can tell them apart";
+      if (nonEmpty(id)) ids.add(id);
       if (error === null && (message.stop_reason === null || message.stop_reason === undefined)) {
         error = "the stream has not finished (no stop_reason)";
       }
@@ -166,7 +181,14 @@ export class AnthropicMessagesStrategy {
     const blocks = isObject(message) ? message.content : undefined;
     if (!Array.isArray(blocks)) throw new BridgeError("ValueError", `${WHO}: not an assembled message (no content list)`);
     records = glue.requireRecords(records, WHO);
-    const replayed = blocks.filter((b) => isObject(b) && replayable(b)).map(replay);
+    const seen = new Set(); // a tool_use id replayed once: the API refuses it twice
+    const replayed = blocks.filter((b) => {
+      if (!isObject(b) || !replayable(b)) return false;
+      if (b.type !== "tool_use") return true;
+      if (seen.has(b.id)) return false;
+      seen.add(b.id);
+      return true;
+    }).map(replay);
     const ids = replayed.filter((b) => b.type === "tool_use").map((b) => b.id);
     const results = records.map((record, n) => {
       const id = record.call.id;
@@ -202,8 +224,29 @@ function content(message, what) {
   return Array.isArray(message.content) ? message.content : [];
 }
 
+/** The SDK's snapshot as the bridge writes it. A tool block's `input` is the SDK's lazy getter
+ * (internal/message-stream-utils `withLazyInput`: `partialParse` of the text received so far,
+ * on first read); on text that is no truncated JSON (`<location>Paris`, NaN) that getter
+ * throws, and the SDK's stream fails only when the SDK itself reads it, at the block's
+ * `content_block_stop` (lib/BetaMessageStream `#accumulateMessage`). Until then the message the SDK
+ * holds has that text (its `__json_buf`) and no input: the block is written with the text as
+ * its `input`, which `extract` makes an error call. Otherwise the snapshot is written as it is. */
 function render(state) {
-  return state.snapshot ?? null;
+  const snapshot = state.snapshot ?? null;
+  if (!isObject(snapshot) || !Array.isArray(snapshot.content)) return snapshot;
+  let content = null;
+  snapshot.content.forEach((block, i) => {
+    if (!isObject(block) || !(JSON_BUF in block)) return;
+    try {
+      void block.input; // memoized by the SDK once it parses
+    } catch {
+      content ??= [...snapshot.content];
+      const { input: _unreadable, ...rest } = Object.getOwnPropertyDescriptors(block);
+      content[i] = { ...Object.fromEntries(Object.entries(rest).filter(([, d]) => d.enumerable).map(([k, d]) => [k, d.value])),
+        input: block[JSON_BUF] };
+    }
+  });
+  return content === null ? snapshot : { ...snapshot, content };
 }
 
 if (glue.isMain(import.meta.url)) glue.serve(new AnthropicMessagesStrategy());
