@@ -28,9 +28,12 @@
  *   `'chatCompletion'` event, the completion `finalChatCompletion()` resolves with) that
  *   completion's. Either with the keys the SDK adds that were never on the wire removed
  *   (`_glue.wireKeysOnly`, the rule of the suite's SDK oracle); the values are the SDK's,
- *   untouched (the final completion's `content: null`, `refusal: null`, kept as the SDK sets
- *   them, and the `call_<uuid>` id it makes up for a call without one included). Converted at read time only
- *   (`_glue.lazyRoot`).
+ *   untouched (the `call_<uuid>` id it makes up for a call without one included). `content`
+ *   and `refusal`, typed `string | null` on the SDK's message, read as the SDK's final
+ *   completion writes them (`?? null`: the chunk snapshot leaves them out until text
+ *   arrives), before that rule, so a `null` the wire carried is kept and one it never carried
+ *   is not, mid-stream and after `[DONE]` alike (as the Python twin's model does). Converted
+ *   at read time only (`_glue.lazyRoot`).
  * - Unfinished streams: `isDone` (`_glue.chatIsDone`) is false until a finish other than
  *   `length` / `content_filter` arrives; the buffer's `done` tells the extraction axis.
  * - `extract`: `_glue.chatCalls` (the SDK parses arguments only for tools given to the
@@ -50,7 +53,9 @@ import { LiveBody, liveFetch, sseBytes } from "./_live.mjs";
 
 const { BridgeError } = glue;
 const WHO = "openai ChatCompletionStream";
-const FINAL_KEYS = new Set(["content", "refusal"]); // finalizeChatCompletion sets them, as stream=false has them
+// typed `string | null` on the SDK's message; its snapshot leaves them out until text arrives,
+// finalizeChatCompletion writes them `?? null`: read the same way at every point of the stream
+const TYPED_NULL = ["content", "refusal"];
 let client = null;
 
 function open(state) {
@@ -110,8 +115,9 @@ function render(state) {
   const choices = Array.isArray(snapshot.choices) ? snapshot.choices : [];
   const choice = choices.find((c) => glue.isObject(c) && c.index === 0);
   if (choice === undefined) return {};
-  return glue.wireKeysOnly(glue.isObject(choice.message) ? choice.message : {}, state.keys, state.callKeys,
-    state.final ? FINAL_KEYS : undefined);
+  const message = { ...(glue.isObject(choice.message) ? choice.message : {}) };
+  for (const k of TYPED_NULL) if (!Object.hasOwn(message, k)) message[k] = null;
+  return glue.wireKeysOnly(message, state.keys, state.callKeys);
 }
 
 if (glue.isMain(import.meta.url)) glue.serve(new OpenAIChatStrategy());
