@@ -30,7 +30,9 @@
  * - The message: the `response` of the last `response.completed` / `response.incomplete`
  *   event the SDK emitted; before one, the `accumulateResponse` snapshot over the emitted
  *   events (an event that accumulator refuses leaves the snapshot as it was: the stream
- *   accepted it). Converted at read time only (`_glue.lazyRoot`), as JSON, with the keys the
+ *   accepted it; an interim `response.created` / `queued` / `in_progress` after the first
+ *   keeps the output items built so far that it does not carry, as the stream's own snapshot
+ *   does, `interim`). Converted at read time only (`_glue.lazyRoot`), as JSON, with the keys the
  *   SDK adds that were never on the wire removed: `output_parsed`, `parsed_arguments` on
  *   items, `parsed` on content parts, and `output_text` unless a response on the wire carried
  *   it (the SDK derives it; the Python SDK's is a property, never in its dict).
@@ -68,6 +70,7 @@ const FINAL = new Set(["response.completed", "response.incomplete"]);
 const TEXT_SNAPSHOTS = new Set(["response.output_text.done", "response.content_part.done", "response.output_item.done",
   "response.created", ...FINAL]);
 const CALLS = new Set(["function_call", "custom_tool_call"]);
+const INTERIM = new Set(["response.created", "response.queued", "response.in_progress"]);
 let client = null;
 
 function open(state) {
@@ -79,6 +82,10 @@ function open(state) {
     if (isObject(event.response) && Object.hasOwn(event.response, "output_text")) state.wireText = true;
     if (FINAL.has(event.type) && isObject(event.response)) {
       state.final = event.response;
+      return;
+    }
+    if (INTERIM.has(event.type) && isObject(state.snapshot) && isObject(event.response)) {
+      state.snapshot = interim(event.response, state.snapshot);
       return;
     }
     try {
@@ -217,6 +224,20 @@ export class OpenAIResponsesStrategy {
 }
 
 const pyRepr = (v) => (typeof v === "string" ? `'${v}'` : v === null ? "None" : glue.formatLine(v));
+
+/** An interim lifecycle event on a snapshot that has output: its response, then the items built
+ * so far that it does not carry (by type, id and call_id), as the `ResponseStream` keeps them
+ * (lib/responses/ResponseStream `#addEvent`'s `retained`); `accumulateResponse` alone would
+ * replace the output with the event's. */
+function interim(response, snapshot) {
+  const identity = (item) => JSON.stringify(isObject(item) ? [item.type ?? null, item.id ?? null, item.call_id ?? null] : [item]);
+  const next = structuredClone(response);
+  const incoming = Array.isArray(next.output) ? next.output : [];
+  const known = new Set(incoming.map(identity));
+  const retained = (Array.isArray(snapshot.output) ? snapshot.output : []).filter((item) => !known.has(identity(item)));
+  next.output = [...incoming, ...retained];
+  return next;
+}
 
 /** What `addOutputText` joins, skipping items and parts of no known shape. */
 function outputText(message) {
