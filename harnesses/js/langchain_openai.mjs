@@ -1,0 +1,194 @@
+/**
+ * LangChain.js's `ChatOpenAI` (`@langchain/openai`) over OpenAI Chat Completions as an
+ * `openai-chat` strategy, served to the suite through the bridge (harness id
+ * langchain-js-openai).
+ *
+ * LangChain does the work, on its documented public path: `new ChatOpenAI({ model, apiKey,
+ * maxRetries: 0, configuration: { fetch, baseURL } })` (`configuration` is the openai client's
+ * options, `fetch` among them), `llm.stream(messages)`, the yielded `AIMessageChunk`s summed with
+ * `concat` (`@langchain/core/utils/stream`, as LangChain.js's streaming docs aggregate a
+ * stream); the calls are the summed chunk's `tool_call_chunks`, read by langchain-core as
+ * `tool_calls` / `invalid_tool_calls`. A `stream=false` message is `llm.invoke(messages)` over
+ * the JSON body that carries it. The openai client under LangChain reads the recorded SSE bytes
+ * through the `fetch` it is given (`_live.mjs`); nothing is sent anywhere. LangChain keeps no
+ * Chat Completions message, so the native message is built from the summed chunk (below), as
+ * harnesses/langchain does for the Python library.
+ *
+ * Glue choices (everything the adapter decides itself):
+ * - Live stream: one `ChatOpenAI` and one `llm.stream()` per buffer, its request answered by a
+ *   `_live.mjs` `LiveBody` named by the client's `configuration.defaultHeaders` (the call
+ *   option `options: { headers }` reaches the openai request on `invoke` only: `stream` hands
+ *   the call options on as they are, `_streamResponseChunks`); each chunk's SSE bytes (`data: <json>\n\n`, `"[DONE]"` as sent)
+ *   are pushed when the suite feeds the chunk, and `accumulate` returns once LangChain has
+ *   yielded, and the loop summed, every `AIMessageChunk` those bytes hold. The openai client
+ *   stops at `data: [DONE]`: later chunks are not read, as LangChain reads none. A chunk that
+ *   is no JSON object (and no `"[DONE]"`) is refused with `MalformedChunk` before LangChain
+ *   sees it.
+ * - Errors: a chunk with an `error` member is raised as `StreamError` carrying the chunk
+ *   before LangChain reads it (`_glue.raiseOnErrorChunk`; the openai client throws `APIError`
+ *   for it inside LangChain, as harnesses/langchain has it); any other error LangChain's stream
+ *   throws while reading a chunk is that chunk's `MalformedChunk` with its text; the stream is
+ *   over after it and later chunks raise the same.
+ * - Request: one user message `"hi"` to model `gpt-4o`, a placeholder API key; the request is
+ *   never looked at. The response: status 200, `text/event-stream` (`_live.mjs`), or
+ *   `application/json` for `invoke`.
+ * - Wire message, rendered from the summed `AIMessageChunk` at read time only
+ *   (`_glue.lazyRoot`): `role: "assistant"`; `content` LangChain's content string, or `null`
+ *   when no delta of choice 0 carried a string content (LangChain holds `""` for both);
+ *   `tool_calls` from `tool_call_chunks` in LangChain's order, each `{id, type: "function",
+ *   function: {name, arguments}}` with the raw argument text LangChain merged (`type` is not
+ *   kept by LangChain; `"function"` is the only type of a Chat Completions function call);
+ *   `refusal`, `audio` and `function_call` from `additional_kwargs` when LangChain put them
+ *   there. Every other key a delta of choice 0 carried that LangChain does not keep is written
+ *   as `null`; `null`-valued keys no delta carried are left out (`_glue.wireKeysOnly`). The
+ *   message carries `mcs_langchain: "AIMessageChunk"` (a top-level `mcs_*` annotation, which
+ *   PARITY leaves aside) so that `extract` reads it as a streaming LangChain user does.
+ * - Per-chunk members: the summed chunk after each chunk LangChain yielded; it exposes the
+ *   running state chunk by chunk, nothing is final-only.
+ * - `extract`: a message marked `mcs_langchain` is read as the streaming user reads the summed
+ *   chunk: each `tool_calls` entry becomes a `tool_call_chunk` of an `AIMessageChunk` of its
+ *   own (one per entry, so the order of valid and invalid calls is kept) and is read from that
+ *   chunk's `tool_calls` (executable) or `invalid_tool_calls` (a call with `error`; a call
+ *   without a name is given an `error` too: it can never run). Any other message (a provider's
+ *   `stream=false` answer) is served as `{id, object: "chat.completion", created, model,
+ *   choices: [{index: 0, message, finish_reason}]}` (`"tool_calls"` when it has `tool_calls`,
+ *   else `"stop"`) and read by `llm.invoke`: the returned `AIMessage`'s `tool_calls`, then its
+ *   `invalid_tool_calls` (LangChain keeps no order between the two lists). A call whose `args`
+ *   LangChain made no object (JSON `null`, a number, a list: it keeps what `JSON.parse` gave)
+ *   is a call with `error`; an exception LangChain throws while reading the message (in
+ *   `invoke`, or when it collapses its calls on first read) is its own and is not caught
+ *   past `invoke`.
+ * - `resultMessages`: `_glue.continuation` given the calls of `extract` (asynchronous here).
+ * - Display text: the string content of the chunks LangChain yielded for a chunk's bytes.
+ * - Recognition, `isDone` (`_glue.chatIsDone`, read on the wire chunk), `contentText`,
+ *   `formingName`: `_glue.ChatAdapter`.
+ */
+import { AIMessageChunk } from "@langchain/core/messages";
+import { concat } from "@langchain/core/utils/stream";
+import { ChatOpenAI } from "@langchain/openai";
+import { createRequire } from "node:module";
+
+import * as glue from "./_glue.mjs";
+import { LiveBody, liveFetch, sseBytes } from "./_live.mjs";
+
+const { BridgeError, isObject } = glue;
+const WHO = "langchain-js ChatOpenAI";
+const MARK = "mcs_langchain";
+const VERSION = createRequire(import.meta.url)("@langchain/openai/package.json").version;
+const PROMPT = [["user", "hi"]];
+const BASE = "http://openai.harness.invalid/v1";
+
+function llm(fetch, defaultHeaders = undefined) {
+  return new ChatOpenAI({ model: "gpt-4o", apiKey: "sk-harness", maxRetries: 0, configuration: { fetch, baseURL: BASE, defaultHeaders } });
+}
+
+function open(state) {
+  const live = new LiveBody();
+  state.live = live;
+  live.ended = (async () => {
+    const stream = await llm(liveFetch, live.headers).stream(PROMPT);
+    for await (const chunk of stream) {
+      state.full = state.full === null ? chunk : concat(state.full, chunk);
+      if (typeof chunk.content === "string") state.text += chunk.content;
+    }
+  })();
+  live.ended.catch((error) => { state.error ??= error; });
+}
+
+export class LangChainJSOpenAIStrategy extends glue.ChatAdapter {
+  who = WHO;
+  implementation = { name: "langchain-js-openai", version: VERSION, language: "javascript" };
+
+  async accumulate(acc, chunk) {
+    const state = acc.state;
+    const done = typeof chunk === "string" && chunk.trim() === "[DONE]";
+    if (!done && !isObject(chunk)) {
+      throw new BridgeError("MalformedChunk", `${WHO}: a chunk is a JSON object or "[DONE]", got ${glue.typeName(chunk)}`);
+    }
+    if (state.live === undefined) {
+      Object.assign(state, { full: null, text: "", error: null, answer: null, keys: new Set(), callKeys: new Set(), strings: false });
+      open(state);
+    }
+    if (state.answer) throw state.answer;
+    if (!done) {
+      glue.raiseOnErrorChunk(chunk, WHO);
+      const deltas = glue.choice0Deltas(chunk);
+      glue.noteKeys(deltas, state.keys, state.callKeys);
+      state.strings ||= deltas.some((d) => typeof d.content === "string");
+    }
+    glue.lazyRoot(acc, () => render(state));
+    state.text = "";
+    await state.live.push(sseBytes(chunk, false, glue.formatLine));
+    if (state.error !== null) throw (state.answer = new BridgeError("MalformedChunk", `${WHO} raised ${glue.errorText(state.error)}`));
+    return state.text;
+  }
+
+  async extract(message) {
+    if (!isObject(message)) throw new BridgeError("ValueError", `${WHO}.extract: expects an assistant message dict, got ${glue.typeName(message)}`);
+    if (message[MARK]) return (Array.isArray(message.tool_calls) ? message.tool_calls : []).map(fromChunk);
+    return invoked(message);
+  }
+  /** `_glue.continuation`, given the calls of this (asynchronous) `extract`. */
+  async resultMessages(message, records) {
+    if (!isObject(message)) throw new BridgeError("ValueError", `${WHO}: the message is a dict, got ${glue.typeName(message)}`);
+    return glue.continuation(WHO, message, records, await this.extract(message));
+  }
+}
+
+function render(state) {
+  const full = state.full;
+  if (full === null) return {};
+  const message = Object.fromEntries([...state.keys].map((k) => [k, null]));
+  message.role = "assistant";
+  const content = typeof full.content === "string" ? full.content : null;
+  message.content = state.strings ? content : content || null;
+  for (const key of ["refusal", "audio", "function_call"]) {
+    if (Object.hasOwn(full.additional_kwargs ?? {}, key)) message[key] = full.additional_kwargs[key];
+  }
+  const chunks = full.tool_call_chunks ?? [];
+  if (chunks.length) {
+    message.tool_calls = chunks.map((tc) => ({ id: tc.id ?? null, type: "function", function: { name: tc.name ?? null, arguments: tc.args ?? null } }));
+  }
+  const out = glue.wireKeysOnly(message, state.keys, new Set([...state.callKeys, "type"]));
+  if (chunks.length) out[MARK] = "AIMessageChunk";
+  return out;
+}
+
+/** One `tool_calls` entry read through langchain-core's own tool-call-chunk parsing. */
+function fromChunk(entry, n) {
+  if (!isObject(entry) || !isObject(entry.function)) return glue.toolCall("", {}, null, null, `tool_calls[${n}] is no function call`);
+  const { name, arguments: raw } = entry.function;
+  const rawText = typeof raw === "string" ? raw : null;
+  const chunk = new AIMessageChunk({ content: "", tool_call_chunks: [{ type: "tool_call_chunk", name, args: raw, id: entry.id, index: n }] });
+  for (const tc of chunk.tool_calls) {
+    const error = !isObject(tc.args) ? `langchain-core's args are ${glue.typeName(tc.args ?? null)}, not an object`
+      : tc.name ? null : "langchain-core: the tool call has no name";
+    return glue.toolCall(tc.name || "", error === null ? tc.args : {}, typeof tc.id === "string" ? tc.id : null, rawText, error);
+  }
+  for (const tc of chunk.invalid_tool_calls) {
+    return glue.toolCall(tc.name || "", {}, typeof tc.id === "string" ? tc.id : null, rawText, tc.error || "langchain-core: invalid tool call");
+  }
+  return glue.toolCall("", {}, null, rawText, `tool_calls[${n}]: langchain-core returned no call`);
+}
+
+/** The message as `ChatOpenAI.invoke` reads it from a `stream=false` response. */
+async function invoked(message) {
+  const answer = { id: "chatcmpl-mcs", object: "chat.completion", created: 0, model: "gpt-4o",
+    choices: [{ index: 0, message: { role: "assistant", ...message }, finish_reason: message.tool_calls ? "tool_calls" : "stop" }] };
+  const fetch = async () => new Response(glue.formatLine(answer), { status: 200, headers: { "content-type": "application/json" } });
+  let converted;
+  try {
+    converted = await llm(fetch).invoke(PROMPT);
+  } catch (error) {
+    throw new BridgeError("ValueError", `${WHO}.extract: invoke refused the message: ${glue.errorText(error)}`);
+  }
+  const valid = converted.tool_calls ?? []; // LangChain collapses its calls when they are first read; a crash there is its own
+  const calls = valid.map((tc) => {
+    const error = !isObject(tc.args) ? `LangChain's args are ${glue.typeName(tc.args ?? null)}, not an object` : tc.name ? null : "the tool call has no name";
+    return glue.toolCall(tc.name || "", error === null ? tc.args : {}, typeof tc.id === "string" ? tc.id : null, null, error);
+  });
+  return calls.concat((converted.invalid_tool_calls ?? []).map((tc) => glue.toolCall(tc.name || "", {}, typeof tc.id === "string" ? tc.id : null,
+    typeof tc.args === "string" ? tc.args : null, tc.error || "invalid tool call")));
+}
+
+if (glue.isMain(import.meta.url)) glue.serve(new LangChainJSOpenAIStrategy());
