@@ -55,7 +55,8 @@
  *   else `"stop"`) and read by `llm.invoke`: the returned `AIMessage`'s `tool_calls`, then its
  *   `invalid_tool_calls` (LangChain keeps no order between the two lists). A call whose `args`
  *   LangChain made no object (JSON `null`, a number, a list: it keeps what `JSON.parse` gave)
- *   is a call with `error`; an exception LangChain throws while reading the message (in
+ *   is a call with `error`, and so is an entry of its `tool_calls` that is no call at all (it
+ *   leaves `undefined` there for an entry it cannot read); an exception LangChain throws while reading the message (in
  *   `invoke`, or when it collapses its calls on first read) is its own and is not caught
  *   past `invoke`.
  * - `resultMessages`: `_glue.continuation` given the calls of `extract` (asynchronous here).
@@ -183,11 +184,12 @@ async function invoked(message) {
     throw new BridgeError("ValueError", `${WHO}.extract: invoke refused the message: ${glue.errorText(error)}`);
   }
   const valid = converted.tool_calls ?? []; // LangChain collapses its calls when they are first read; a crash there is its own
-  const calls = valid.map((tc) => {
+  const calls = valid.map((tc, n) => {
+    if (!isObject(tc)) return glue.toolCall("", {}, null, null, `LangChain's tool_calls[${n}] is ${glue.typeName(tc ?? null)}, not a call`);
     const error = !isObject(tc.args) ? `LangChain's args are ${glue.typeName(tc.args ?? null)}, not an object` : tc.name ? null : "the tool call has no name";
     return glue.toolCall(tc.name || "", error === null ? tc.args : {}, typeof tc.id === "string" ? tc.id : null, null, error);
   });
-  return calls.concat((converted.invalid_tool_calls ?? []).map((tc) => glue.toolCall(tc.name || "", {}, typeof tc.id === "string" ? tc.id : null,
+  return calls.concat((converted.invalid_tool_calls ?? []).filter(isObject).map((tc) => glue.toolCall(tc.name || "", {}, typeof tc.id === "string" ? tc.id : null,
     typeof tc.args === "string" ? tc.args : null, tc.error || "invalid tool call")));
 }
 
