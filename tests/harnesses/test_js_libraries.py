@@ -11,18 +11,14 @@ skipped with the reason when either cannot be had.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-JS = ROOT / "harnesses" / "js"
-CASES = ROOT / "mcs_conformance" / "corpus" / "cases"
-PACKAGES = ["ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@langchain/openai", "@langchain/core", "openai"]
+from .js import CASES, ITEM, JS, ROOT, run_suite
+from .js import env as suite_env
+
 
 HARNESSES = {
     "vercel_openai_chat.mjs": ("vercel-ai-openai-chat", ["openai-chat/tool-call-non-strict", "openai-chat/text-only"]),
@@ -31,46 +27,19 @@ HARNESSES = {
     "langchain_openai.mjs": ("langchain-js-openai", ["openai-chat/tool-call-non-strict", "openai-chat/text-only"]),
 }
 CHECKS = ("PARITY-001", "EXTRACT-001", "HISTORY-001")
-_ITEM = re.compile(r"^(PASSED|FAILED|XFAIL|XPASS|SKIPPED|ERROR) mcs-conformance::([A-Z]+-\d+)\[([^\]]+)\]", re.M)
 
 
-@pytest.fixture(scope="module")
-def node() -> str:
-    done = subprocess.run(["bash", str(ROOT / "scripts" / "node22.sh")], capture_output=True, text=True, timeout=600)
-    if done.returncode != 0:
-        pytest.skip(f"no node >= 22 could be obtained (scripts/node22.sh): {done.stderr.strip()[-500:]}")
-    path = done.stdout.strip()
-    if not all((JS / "node_modules" / p / "package.json").is_file() for p in PACKAGES):
-        env = dict(os.environ, PATH=os.pathsep.join([str(Path(path).parent), os.environ.get("PATH", "")]))
-        try:
-            ci = subprocess.run(["npm", "ci", "--prefix", str(JS), "--no-audit", "--no-fund", "--ignore-scripts"],
-                                capture_output=True, text=True, timeout=600, env=env)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            pytest.skip(f"npm ci --prefix harnesses/js could not run: {exc}")
-        if ci.returncode != 0:
-            pytest.skip(f"npm ci --prefix harnesses/js failed: {ci.stderr.strip()[-500:]}")
-    return path
-
-
-def _env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")} | {"CI": "true"}
-
-
-def _suite(node: str, harness: str, *options: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--mcs-strategy=exec:{node} harnesses/js/{harness}",
-           "--mcs-only", "-q", "-rA", "-k", "not GOLDEN", *options]
-    return subprocess.run(cmd, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.parametrize("harness", sorted(HARNESSES))
-def test_the_harness_runs_through_the_suite(node: str, harness: str) -> None:
+def test_the_harness_runs_through_therun_suite(node: str, harness: str) -> None:
     name, cases = HARNESSES[harness]
     for case in cases:
         assert (CASES / f"{case}.json").is_file(), case
-    done = _suite(node, harness, *[f"--mcs-case={c}" for c in cases], *[f"--mcs-check={c}" for c in CHECKS])
+    done = run_suite(node, harness, *[f"--mcs-case={c}" for c in cases], *[f"--mcs-check={c}" for c in CHECKS])
     out = done.stdout + done.stderr
     assert done.returncode in (0, 1), out[-4000:]
-    items = _ITEM.findall(done.stdout)
+    items = ITEM.findall(done.stdout)
     reported = {(check, case) for _, check, case in items}
     assert {case for _, case in reported} == set(cases), out[-4000:]
     assert {check for check, _ in reported} >= {"PARITY-001", "EXTRACT-001"}, out[-4000:]
@@ -86,9 +55,9 @@ def test_the_harness_runs_through_the_suite(node: str, harness: str) -> None:
                                            ("vercel_openai_chat.mjs", "openai-chat/tool-call-non-strict"),
                                            ("vercel_anthropic.mjs", "anthropic-messages/anthropic-tool-no-args")])
 def test_a_simple_tool_call_is_extracted_from_the_stream(node: str, harness: str, case: str) -> None:
-    done = _suite(node, harness, f"--mcs-case={case}", "--mcs-check=EXTRACT-001", "--mcs-check=DONE-001")
+    done = run_suite(node, harness, f"--mcs-case={case}", "--mcs-check=EXTRACT-001", "--mcs-check=DONE-001")
     out = done.stdout + done.stderr
-    outcomes = {check: outcome for outcome, check, _ in _ITEM.findall(done.stdout)}
+    outcomes = {check: outcome for outcome, check, _ in ITEM.findall(done.stdout)}
     assert outcomes == {"EXTRACT-001": "PASSED", "DONE-001": "PASSED"}, out[-4000:]
     assert done.returncode == 0, out[-4000:]
 
@@ -108,7 +77,7 @@ process.stdout.write(JSON.stringify(rows));
 
 
 def _fed(node: str, file: str, name: str, chunks: list) -> list[dict]:
-    env = _env() | {"MCS_BRIDGE_JS": (ROOT / "mcs_conformance" / "bridge" / "server.mjs").as_uri()}
+    env = suite_env() | {"MCS_BRIDGE_JS": (ROOT / "mcs_conformance" / "bridge" / "server.mjs").as_uri()}
     done = subprocess.run([node, "--input-type=module", "-e", _LIVE_CHECK, file, name, json.dumps(chunks)], cwd=JS, env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-3000:]

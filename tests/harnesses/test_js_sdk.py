@@ -9,63 +9,32 @@ skipped with the reason when either cannot be had.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-JS = ROOT / "harnesses" / "js"
-CASES = ROOT / "mcs_conformance" / "corpus" / "cases"
+from .js import CASES, ITEM, JS, ROOT, run_suite
+from .js import env as suite_env
 
 HARNESSES = {
     "openai_chat.mjs": ["openai-chat/tool-call-non-strict", "openai-chat/text-only"],
     "openai_responses.mjs": ["openai-responses/azure-tool-call-1", "openai-responses/azure-text-1"],
     "anthropic_messages.mjs": ["anthropic-messages/anthropic-tool-no-args", "anthropic-messages/anthropic-text"],
 }
-_ITEM = re.compile(r"^(PASSED|FAILED|XFAIL|XPASS|SKIPPED|ERROR) mcs-conformance::([A-Z]+-\d+)\[([^\]]+)\]", re.M)
 
 
-@pytest.fixture(scope="module")
-def node() -> str:
-    done = subprocess.run(["bash", str(ROOT / "scripts" / "node22.sh")], capture_output=True, text=True, timeout=600)
-    if done.returncode != 0:
-        pytest.skip(f"no node >= 22 could be obtained (scripts/node22.sh): {done.stderr.strip()[-500:]}")
-    path = done.stdout.strip()
-    if not (JS / "node_modules" / "openai").is_dir() or not (JS / "node_modules" / "@anthropic-ai" / "sdk").is_dir():
-        env = dict(os.environ, PATH=os.pathsep.join([str(Path(path).parent), os.environ.get("PATH", "")]))
-        try:
-            ci = subprocess.run(["npm", "ci", "--prefix", str(JS), "--no-audit", "--no-fund"], capture_output=True,
-                                text=True, timeout=600, env=env)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            pytest.skip(f"npm ci --prefix harnesses/js could not run: {exc}")
-        if ci.returncode != 0:
-            pytest.skip(f"npm ci --prefix harnesses/js failed: {ci.stderr.strip()[-500:]}")
-    return path
-
-
-def _env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")} | {"CI": "true"}
-
-
-def _suite(node: str, harness: str, *options: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--mcs-strategy=exec:{node} harnesses/js/{harness}",
-           "--mcs-only", "-q", "-rA", "-k", "not GOLDEN", *options]
-    return subprocess.run(cmd, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.parametrize("harness", sorted(HARNESSES))
-def test_the_harness_runs_through_the_suite(node: str, harness: str) -> None:
+def test_the_harness_runs_through_therun_suite(node: str, harness: str) -> None:
     cases = HARNESSES[harness]
     for case in cases:
         assert (CASES / f"{case}.json").is_file(), case
-    done = _suite(node, harness, *[f"--mcs-case={c}" for c in cases], *[f"--mcs-check={c}" for c in ("PARITY-001", "EXTRACT-001", "NOISE-002", "HISTORY-001")])
+    done = run_suite(node, harness, *[f"--mcs-case={c}" for c in cases], *[f"--mcs-check={c}" for c in ("PARITY-001", "EXTRACT-001", "NOISE-002", "HISTORY-001")])
     out = done.stdout + done.stderr
     assert done.returncode in (0, 1), out[-4000:]
-    items = _ITEM.findall(done.stdout)
+    items = ITEM.findall(done.stdout)
     reported = {(check, case) for _, check, case in items}
     assert {case for _, case in reported} == set(cases), out[-4000:]
     assert {check for check, _ in reported} >= {"PARITY-001", "EXTRACT-001"}, out[-4000:]
@@ -81,9 +50,9 @@ def test_the_harness_runs_through_the_suite(node: str, harness: str) -> None:
 @pytest.mark.parametrize("harness, case", [("openai_chat.mjs", "openai-chat/tool-call-non-strict"),
                                            ("anthropic_messages.mjs", "anthropic-messages/anthropic-tool-no-args")])
 def test_a_simple_tool_call_passes_parity_and_extract(node: str, harness: str, case: str) -> None:
-    done = _suite(node, harness, f"--mcs-case={case}", "--mcs-check=PARITY-001", "--mcs-check=EXTRACT-001")
+    done = run_suite(node, harness, f"--mcs-case={case}", "--mcs-check=PARITY-001", "--mcs-check=EXTRACT-001")
     out = done.stdout + done.stderr
-    outcomes = {check: outcome for outcome, check, _ in _ITEM.findall(done.stdout)}
+    outcomes = {check: outcome for outcome, check, _ in ITEM.findall(done.stdout)}
     assert outcomes == {"PARITY-001": "PASSED", "EXTRACT-001": "PASSED"}, out[-4000:]
     assert done.returncode == 0, out[-4000:]
 
@@ -114,7 +83,7 @@ def test_the_live_feed_hands_the_sdk_one_chunk_at_a_time(node: str) -> None:
     the harness's message is that snapshot."""
     case = json.loads((CASES / "openai-chat" / "tool-call-non-strict.json").read_text(encoding="utf-8"))
     chunks = case.get("chunks") or case["stream"]
-    env = _env() | {"MCS_BRIDGE_JS": (ROOT / "mcs_conformance" / "bridge" / "server.mjs").as_uri()}
+    env = suite_env() | {"MCS_BRIDGE_JS": (ROOT / "mcs_conformance" / "bridge" / "server.mjs").as_uri()}
     done = subprocess.run([node, "--input-type=module", "-e", _LIVE_CHECK, json.dumps(chunks)], cwd=JS, env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -153,9 +122,9 @@ _GLUE_FIXED = {
 @pytest.mark.parametrize("harness", sorted(_GLUE_FIXED))
 def test_glue_faults_stay_fixed(node: str, harness: str) -> None:
     cases, checks = _GLUE_FIXED[harness]
-    done = _suite(node, harness, *[f"--mcs-case={c}" for c in cases], *[f"--mcs-check={c}" for c in checks])
+    done = run_suite(node, harness, *[f"--mcs-case={c}" for c in cases], *[f"--mcs-check={c}" for c in checks])
     out = done.stdout + done.stderr
-    items = _ITEM.findall(done.stdout)
+    items = ITEM.findall(done.stdout)
     assert items, out[-4000:]
     assert {case for _, _, case in items} == set(cases), out[-4000:]
     failed = [(check, case) for outcome, check, case in items if outcome != "PASSED"]
