@@ -47,16 +47,15 @@
  *   `input_text` / `refusal` parts).
  * - `extract`: each `tool_use` block (`server_tool_use` / `mcp_tool_use` are run by the
  *   provider and not returned) is a call with its `id`, `name` and `input`. A call carries
- *   `error` when its input is not an object, its name or id is no non-empty string, its id is
- *   an earlier `tool_use` block's (the API requires unique ids; a result could not be told
- *   apart), when the
+ *   `error` when its input is not an object, its name or id is no non-empty string, when the
  *   message has no `stop_reason` yet (`finalMessage()` resolves only after the stream ended),
  *   or when it is the last block of a message cut by `max_tokens`.
  * - `contentText`: the `text` blocks joined; `formingName`: the first `tool_use` block's name.
  * - `resultMessages`: as Anthropic's tool-use docs show: the assistant turn with the message's
  *   `content` (null values dropped; left out what the API refuses: empty text blocks,
- *   `tool_use` blocks without a string id and name, or with the id of an earlier one; an
- *   input that is no object sent as `{}`),
+ *   `tool_use` blocks without a string id and name; an input that is no object sent as `{}`;
+ *   two blocks sharing an id are both replayed, as the Python twin does: the adapter adds no
+ *   rule the SDK lacks),
  *   then one user message with a `tool_result` block per record (`is_error` when the record
  *   says so). A record whose id is no `tool_use` block of the message is refused.
  */
@@ -141,15 +140,12 @@ export class AnthropicMessagesStrategy {
   extract(message) {
     const blocks = content(message, "extract");
     const out = [];
-    const ids = new Set();
     blocks.forEach((block, i) => {
       if (!isObject(block) || block.type !== "tool_use") return;
       const { input, name, id } = block;
       let error = isObject(input) ? null : `input is ${glue.typeName(input ?? null)}, not an object`;
       if (error === null && !nonEmpty(name)) error = "the tool_use block has no name";
       if (error === null && !nonEmpty(id)) error = "the tool_use block has no string id, so no tool_result can answer it";
-      if (error === null && ids.has(id)) error = "an earlier tool_use block has the same id, so no tool_result can tell them apart";
-      if (nonEmpty(id)) ids.add(id);
       if (error === null && (message.stop_reason === null || message.stop_reason === undefined)) {
         error = "the stream has not finished (no stop_reason)";
       }
@@ -181,14 +177,7 @@ export class AnthropicMessagesStrategy {
     const blocks = isObject(message) ? message.content : undefined;
     if (!Array.isArray(blocks)) throw new BridgeError("ValueError", `${WHO}: not an assembled message (no content list)`);
     records = glue.requireRecords(records, WHO);
-    const seen = new Set(); // a tool_use id replayed once: the API refuses it twice
-    const replayed = blocks.filter((b) => {
-      if (!isObject(b) || !replayable(b)) return false;
-      if (b.type !== "tool_use") return true;
-      if (seen.has(b.id)) return false;
-      seen.add(b.id);
-      return true;
-    }).map(replay);
+    const replayed = blocks.filter((b) => isObject(b) && replayable(b)).map(replay);
     const ids = replayed.filter((b) => b.type === "tool_use").map((b) => b.id);
     const results = records.map((record, n) => {
       const id = record.call.id;

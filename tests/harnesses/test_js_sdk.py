@@ -108,11 +108,10 @@ def test_the_live_feed_hands_the_sdk_one_chunk_at_a_time(node: str) -> None:
 
 # Items the adapters once failed by their own glue, each now the SDK's answer (all pass):
 # a tool input the SDK cannot parse read mid-stream (its lazy getter threw while the message
-# was written), the beta stream's message_delta fields, a tool_use id used twice, content /
-# refusal null the wire never carried, an interim response.in_progress on built output.
+# was written), the beta stream's message_delta fields, content / refusal null the wire never
+# carried, an interim response.in_progress on built output.
 _GLUE_FIXED = {
-    "anthropic_messages.mjs": (["anthropic-messages/syn-stream-cut-in-non-json-input", "anthropic-messages/anthropic-clear-thinking-1",
-                                "anthropic-messages/msg-duplicate-tool-use-id"],
+    "anthropic_messages.mjs": (["anthropic-messages/syn-stream-cut-in-non-json-input", "anthropic-messages/anthropic-clear-thinking-1"],
                                ["PARITY-001", "PURE-001", "PURE-003", "EXTRACT-001", "CHAIN-001"]),
     "openai_chat.mjs": (["openai-chat/syn-chunks-id-only", "openai-chat/openai-text"], ["PARITY-001", "NOISE-001"]),
     "openai_responses.mjs": (["openai-responses/syn-lifecycle-in-progress-mid-stream-cut"], ["PARITY-001", "PURE-001"]),
