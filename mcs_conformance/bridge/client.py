@@ -126,10 +126,7 @@ class Peer:
         try:
             self.start()
         except PeerStartError as exc:
-            self.crashes[member] += 1
-            if self.crashes[member] >= CRASHES_TO_TRIP:
-                self.tripped.setdefault(member, f"could not be served by a restarted peer {CRASHES_TO_TRIP} times "
-                                                f"(last in {self.where() or 'an earlier check'}: {exc})")
+            self._crashed(member, f"could not be served by a restarted peer {CRASHES_TO_TRIP} times", exc)
             raise PeerFailure(f"{exc.reason}, when it was started again for {member}", cause="start",
                               member=member, detail=exc.detail) from None
 
@@ -210,15 +207,29 @@ class Peer:
 
     def exchange(self, member: str, **args: Any) -> dict[str, Any]:
         """As :meth:`call`, returning the whole reply (``ok`` and what rides with it)."""
-        first = self.tripped.get(member)
-        if first is not None:
-            raise PeerFailure(f"{member} is not called again: it {first}", cause="tripped", member=member)
+        self.refuse_tripped(member)
         if not self.alive():
             self.restart(member)
         request = {"cmd": member, **args}
         if self._drops:
             request["drop"], self._drops = self._drops, []
         return self._exchange(request, member)
+
+    def refuse_tripped(self, member: str) -> None:
+        """PeerFailure (``tripped``) when ``member`` is no longer called (the breaker)."""
+        first = self.tripped.get(member)
+        if first is not None:
+            raise PeerFailure(f"{member} is not called again: it {first}", cause="tripped", member=member)
+
+    def _crashed(self, member: str, what: str, exc: BaseException) -> None:
+        """Count a call of ``member`` that ended (or could not start) the peer; trip the member
+        at the CRASHES_TO_TRIP-th, ``what`` saying why."""
+        self.crashes[member] += 1
+        if self.crashes[member] >= CRASHES_TO_TRIP:
+            self.tripped.setdefault(member, f"{what} (last in {self._where()}: {exc})")
+
+    def _where(self) -> str:
+        return self.where() or "an earlier check"
 
     def _exchange(self, request: dict[str, Any], member: str) -> Any:
         proc = self._proc
@@ -236,20 +247,16 @@ class Peer:
             reply = self._roundtrip(proc, data, rid, member, started)
         except PeerFailure as exc:
             if exc.cause in ("exit", "signal", "memory"):
-                self.crashes[member] += 1
-                if self.crashes[member] >= CRASHES_TO_TRIP:
-                    self.tripped.setdefault(member, f"ended the peer {CRASHES_TO_TRIP} times (last in "
-                                                    f"{self.where() or 'an earlier check'}: {exc})")
+                self._crashed(member, f"ended the peer {CRASHES_TO_TRIP} times", exc)
             elif exc.cause == "time":
-                self.tripped.setdefault(member, f"did not answer within {self.timeout:g} s in "
-                                                f"{self.where() or 'an earlier check'}")
+                self.tripped.setdefault(member, f"did not answer within {self.timeout:g} s in {self._where()}")
             raise
         except BaseException:
             # interrupted (the check's own time limit, ^C): the peer's state is unknown
             self.kill()
             if time.monotonic() - started >= self.timeout / 2 > 0:
                 self.tripped.setdefault(member, f"was interrupted after {time.monotonic() - started:.1f} s in "
-                                                f"{self.where() or 'an earlier check'}")
+                                                f"{self._where()}")
             raise
         if "error" in reply:
             raise error_from_wire(reply["error"])
@@ -395,9 +402,7 @@ class BridgedStrategy:
         peer = self.peer
         held = acc.state.get(_STREAM)
         if held is None:
-            first = peer.tripped.get("accumulate")
-            if first is not None:
-                raise PeerFailure(f"accumulate is not called again: it {first}", cause="tripped", member="accumulate")
+            peer.refuse_tripped("accumulate")  # before a new stream starts a process
             if not peer.alive():
                 peer.restart("accumulate")
             held = acc.state[_STREAM] = (peer.generation, next(self._streams))

@@ -19,7 +19,7 @@ from typing import Any, BinaryIO
 from .. import __version__
 from ..reference.accumulator import Accumulator
 from ..reference.protocol import ToolCall
-from .messages import MEMBERS, OPTIONAL_MEMBERS, PROTOCOL, call_or_value, call_to_wire, error_to_wire, record_or_value
+from .messages import MEASURES, MEMBERS, OPTIONAL_MEMBERS, PROTOCOL, call_or_value, call_to_wire, error_to_wire, record_or_value
 
 __all__ = ["main", "serve"]
 
@@ -137,7 +137,7 @@ def _handlers(s: Any) -> dict[str, Any]:
 
     for cmd in (*present, "as_dict"):
         out[cmd] = timed(table[cmd])
-    out["cpu_time"] = lambda r, _: spent[0]
+    out["cpu_time"] = lambda r, _: spent[0]  # MEASURES
     return out
 
 
@@ -153,7 +153,7 @@ def _hello(s: Any) -> dict[str, Any]:
         "leaks_into_text": getattr(s, "leaks_into_text", None),
         "implementation": {"name": f"{cls.__module__}.{cls.__qualname__}", "version": __version__,
                            "language": f"python {sys.version.split()[0]}"},
-        "members": [m for m in (*MEMBERS, *OPTIONAL_MEMBERS) if callable(getattr(s, m, None))] + ["cpu_time"],
+        "members": [m for m in (*MEMBERS, *OPTIONAL_MEMBERS) if callable(getattr(s, m, None))] + list(MEASURES),
     }
 
 
