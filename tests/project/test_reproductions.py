@@ -56,7 +56,7 @@ def _findings_of(path: Path) -> list[dict]:
 
 def test_every_reproduction_is_named_by_a_finding_and_every_named_one_exists():
     named = {f["repro"] for f in TRIAGE if f.get("repro")}
-    files = {_rel(p) for p in REPRO.glob("*.py")}
+    files = {_rel(p) for p in SCRIPTS}
     orphans = sorted(files - named)
     assert not orphans, (f"{', '.join(orphans)}: no finding names these files (harnesses/repro/ holds one "
                          f"reproduction per finding, no shared helper)")
