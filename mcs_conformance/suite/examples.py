@@ -281,12 +281,11 @@ def noise_examples(chunks: list[Any], descriptor: Descriptor, done_index: int | 
     """NOISE-002's fixed bursts: every noise item of the given ``levels`` inserted at once, each
     at its earliest place, and all together at their latest (the end of the stream); the
     result's ``level`` is the weakest item's, as for a random insertion."""
-    levels = tuple(levels)
-    noise = [item for item in descriptor.noise if noise_level(item) in levels]
+    levels, n = tuple(levels), len(chunks)
+    noise = [item for item in descriptor.noise if noise_level(item) in levels and noise_slots(item, n, done_index)]
     if not noise:
         return []
     level = weakest(noise_level(i) for i in noise)
-    n = len(chunks)
     early = list(chunks)
     # insert from the latest slot down, so each earlier slot still means the same place
     for item in sorted(noise, key=lambda i: -noise_slots(i, n, done_index).start):

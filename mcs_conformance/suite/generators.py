@@ -380,10 +380,23 @@ def noise_level(item: dict[str, Any]) -> str:
 
 def noise_slots(item: dict[str, Any], n: int, done_index: int | None) -> range:
     """The places (0..n, before the chunk of that index) where a noise item may go in a
-    stream of ``n`` chunks whose completion signal is at ``done_index`` (None: the last)."""
+    stream of ``n`` chunks whose completion signal is at ``done_index`` (None: it has none,
+    and ``after-done`` items go after its last chunk). An ``end`` item, the wire's
+    end-of-stream sentinel, goes after the last chunk only, and nowhere in a stream without
+    a completion signal: there it would turn a cut stream into one that ended."""
+    position = item.get("position", "after-first")
+    if position == "end":
+        return range(n, n + 1) if done_index is not None else range(0)
     done_at = done_index if done_index is not None else n - 1
-    lo = {"anywhere": 0, "after-first": 1, "after-done": done_at + 1}.get(item.get("position", "after-first"), 1)
+    lo = {"anywhere": 0, "after-first": 1, "after-done": done_at + 1}.get(position, 1)
     return range(min(lo, n), n + 1)
+
+
+def noise_places(item: dict[str, Any], n: int, done_index: int | None) -> list[int]:
+    """The places NOISE-001 tries for a noise item: its first place, the middle of its range
+    and the end of the stream (none when the item has no place in this stream)."""
+    slots = noise_slots(item, n, done_index)
+    return sorted({slots.start, (slots.start + n) // 2, n}) if slots else []
 
 
 @st.composite
@@ -392,7 +405,8 @@ def with_noise(draw: st.DrawFn, chunks: list[Any], descriptor: Descriptor, done_
     """The stream with noise chunks of the given levels inserted where each may appear; the
     result's ``level`` is the weakest of the items inserted."""
     levels = tuple(levels)
-    noise = [item for item in descriptor.noise if noise_level(item) in levels]
+    noise = [item for item in descriptor.noise
+             if noise_level(item) in levels and noise_slots(item, len(chunks), done_index)]
     if not noise:
         return Derived(chunks)
     out = list(chunks)

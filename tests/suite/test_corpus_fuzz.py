@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mcs_conformance.corpus_tools.corpus import Case
-from mcs_conformance.suite.generators import char_split, merged, with_noise
+from mcs_conformance.suite.generators import char_split, merged, noise_places, with_noise
 from tests.corpus_tools.test_corpus import CORPUS, reference_outcome
 
 STREAMS = [c.id for c in CORPUS.cases if c.is_stream]
@@ -67,9 +67,7 @@ def test_each_noise_item_inserted_changes_nothing(case_id: str) -> None:
     want = outcome(case, case.chunks)
     n, done = len(case.chunks), done_index(case)
     for item in descriptor.noise:
-        where = item.get("position", "after-first")
-        lo = {"anywhere": 0, "after-first": 1, "after-done": (n - 1 if done is None else done) + 1}.get(where, 1)
-        for at in sorted({lo, (lo + n) // 2, n} & set(range(lo, n + 1))):
+        for at in noise_places(item, n, done):
             chunks = case.chunks[:at] + [item["chunk"]] + case.chunks[at:]
             assert outcome(case, chunks) == want, f"noise {item['description']!r} at {at}"
 

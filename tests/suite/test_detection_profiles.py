@@ -478,17 +478,21 @@ def test_rechunk_examples_shift_the_cuts_and_add_empty_pieces(fmt: str) -> None:
 def test_noise_examples_insert_every_item_at_once(fmt: str) -> None:
     """noise-burst: every noise item of the levels asked for, early and late, in one stream each."""
     descriptor = CORPUS.descriptors[fmt]
-    case = _stream_cases(fmt)[0]
+    case, done = next((c, i) for c in _stream_cases(fmt) for i, ch in enumerate(c.chunks) if descriptor.is_done_chunk(ch))
     levels = ("must", "should")
     items = [i["chunk"] for i in descriptor.noise if i.get("level", "must") in levels]
-    made = ex.noise_examples(case.chunks, descriptor, None, levels)
+    made = ex.noise_examples(case.chunks, descriptor, done, levels)
     assert len(made) == 2
     for d in made:
         assert len(d) == len(case.chunks) + len(items)
         assert all(d.count(item) >= case.chunks.count(item) + items.count(item) for item in items)
         assert [c for c in d if c not in items] == [c for c in case.chunks if c not in items]
     assert made[1][len(case.chunks):] == items
-    assert ex.noise_examples(case.chunks, descriptor, None, ()) == []
+    assert ex.noise_examples(case.chunks, descriptor, done, ()) == []
+    # a stream without its completion signal (a cut one) gets no end-of-stream sentinel
+    ends = [i["chunk"] for i in descriptor.noise if i.get("position") == "end" and i.get("level", "must") in levels]
+    for d in ex.noise_examples(case.chunks, descriptor, None, levels):
+        assert len(d) == len(case.chunks) + len(items) - len(ends)
 
 
 @pytest.mark.parametrize("fmt", sorted(ORACLE_MODULES))

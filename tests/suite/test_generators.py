@@ -26,6 +26,7 @@ from mcs_conformance.suite.generators import (
     delta_sites,
     join,
     merged,
+    noise_places,
     noise_slots,
     rechunked,
     split_chunk,
@@ -322,6 +323,12 @@ def test_noise_slots_follow_the_position() -> None:
     assert noise_slots(item, 5, None) == range(5, 6)
     assert noise_slots({"position": "anywhere"}, 5, 2) == range(0, 6)
     assert noise_slots({"position": "after-first"}, 0, None) == range(0, 1)
+    # the end-of-stream sentinel: after the last chunk, never in a stream that was cut
+    assert noise_slots({"position": "end"}, 5, 2) == range(5, 6)
+    assert not noise_slots({"position": "end"}, 5, None)
+    assert noise_places({"position": "end"}, 5, 2) == [5]
+    assert noise_places({"position": "end"}, 5, None) == []
+    assert noise_places(item, 5, 2) == [3, 4, 5]
 
 
 # -- text channel, paths ---------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from mcs_conformance.suite.generators import (
     char_split,
     merged,
     noise_level,
+    noise_places,
     noise_slots,
     rechunked,
     with_noise,
@@ -105,8 +106,7 @@ def test_each_binding_noise_item_keeps_the_sdk_message(case_id: str) -> None:
     for item in d.noise:
         if noise_level(item) == "reference":
             continue
-        slots = noise_slots(item, n, _done(case, d))
-        for at in sorted({slots.start, (slots.start + n) // 2, n}):
+        for at in noise_places(item, n, _done(case, d)):
             chunks = case.chunks[:at] + [item["chunk"]] + case.chunks[at:]
             assert sdk(case.format, chunks) == source(case_id), f"{item['description']!r} at {at}"
 

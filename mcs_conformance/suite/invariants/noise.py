@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...corpus_tools.corpus import Case
 from ..examples import noise_examples
-from ..generators import LEVELS, noise_level, noise_slots, with_noise
+from ..generators import LEVELS, noise_level, noise_places, with_noise
 from .base import Subject, check
 from .hypothesis_run import given_run
 from .split import same_outcome
@@ -32,8 +32,7 @@ def each_noise(subject: Subject, case: Case) -> None:
     n = len(case.chunks)
     # the binding items first: a reference item's difference never hides a must item's
     for item in sorted(subject.descriptor.noise, key=lambda i: LEVELS.index(noise_level(i))):
-        slots = noise_slots(item, n, done)
-        for at in sorted({slots.start, (slots.start + n) // 2, n}):
+        for at in noise_places(item, n, done):
             chunks = case.chunks[:at] + [item["chunk"]] + case.chunks[at:]
             same_outcome(subject, case, chunks, f"noise {item.get('description', '')!r} at {at}",
                          level=noise_level(item), why=item.get("why", ""))
