@@ -9,8 +9,8 @@ it without rerunning anything.
 
 Subcommands (scripts/implementations.sh calls the first four):
 
-* ``list [--mode all|ci] [ID ...]``: the harnesses to run, ``folder<TAB>id<TAB>language<TAB>strategy``
-  a line; fails when a folder of harnesses/ with a requirements.txt (Python) or a package.json
+* ``list [--mode all|ci] [ID ...]``: the harnesses to run, ``folder<TAB>id<TAB>language<TAB>strategy<TAB>left``
+  a line (``left``: the ``-k`` expression that deselects the manifest's ``left_out`` checks, ``-`` for none); fails when a folder of harnesses/ with a requirements.txt (Python) or a package.json
   (JavaScript) has no manifest entry. A JavaScript harness whose files are not in the checkout
   yet is left out (named on stderr).
 * ``command --harness ID [--node NODE]``: the strategy to run, runnable from any folder (for a
@@ -128,6 +128,12 @@ def manifest() -> list[dict[str, Any]]:
         raise SystemExit(f"error: {MANIFEST}: duplicate harness ids")
     for e in entries:
         e.setdefault("language", "python")
+        e.setdefault("left_out", [])
+        for lo in e["left_out"]:
+            if not (isinstance(lo, dict) and set(lo) == {"check", "why"} and _CHECK_ID.fullmatch(str(lo["check"]))
+                    and str(lo["why"]).strip()):
+                raise SystemExit(f"error: harness {e['id']}: each left_out entry is {{ check = \"FAMILY-NNN\", "
+                                 f"why = \"...\" }} (the check the library cannot be judged by, and why), not {lo!r}")
         if e["language"] not in LANGUAGES:
             raise SystemExit(f"error: harness {e['id']}: language must be one of {', '.join(LANGUAGES)}, "
                              f"not {e['language']!r}")
@@ -147,6 +153,14 @@ def manifest() -> list[dict[str, Any]]:
                 raise SystemExit(f"error: harnesses/{req.parent.name} has a {name} but no {LANGUAGES[kind]} entry "
                                  f"in {MANIFEST.name}")
     return entries
+
+
+_CHECK_ID = re.compile(r"[A-Z]{3,}-\d{3}")
+
+
+def left_out_expr(h: dict[str, Any]) -> str:
+    """The ``-k`` expression that deselects the checks a harness leaves out (``-``: none)."""
+    return " and ".join(f"not {lo['check']}" for lo in h["left_out"]) or "-"
 
 
 def is_js(h: dict[str, Any]) -> bool:
@@ -905,11 +919,13 @@ def render() -> tuple[str, str]:
             continue
         items = data.get("items", [])
         records = data.get("repros", [])
+        for lo in h["left_out"]:
+            out.append(f"- **left out** `{lo['check']}` (not run for this library): {lo['why']}")
         failed = [r for r in items if bucket(r) == "failed"]
         refs = [r for r in items if bucket(r) == "reference"]
         errors = [r for r in items if bucket(r) == "error"]
         if not failed and not refs and not errors:
-            out += ["Nothing fails.", ""]
+            out += ["Nothing fails.", ""] if not h["left_out"] else ["- nothing else fails", ""]
             continue
         groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for r in failed:
@@ -1033,6 +1049,13 @@ def check() -> int:
             else:
                 problems.append(missing)
     problems += validate_findings(findings(), {h["id"] for h in harnesses})
+    for h in harnesses:
+        data = load_results(h["id"])
+        kept = [lo["check"] for lo in h["left_out"]
+                if data and any(r["id"] == lo["check"] for r in data.get("items", []))]
+        if kept:
+            problems.append(f"harness {h['id']}: harnesses.toml leaves out {', '.join(kept)}, but its results hold "
+                            f"items of it: rerun {COMMANDS['run']} {h['id']}")
     runs = [d for d in (load_results(h["id"]) for h in harnesses) if d]
     mixed = sorted({f"{d.get('corpus_version')} {str(d.get('corpus_hash'))[:19]}" for d in runs})
     if len(mixed) > 1:
@@ -1108,7 +1131,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"{'is' if len(lacking) == 1 else 'are'} not in the checkout", file=sys.stderr)
                 status = 1 if args.ids else status
                 continue
-            print(f"{h['folder']}\t{h['id']}\t{h['language']}\t{h['strategy']}")
+            print(f"{h['folder']}\t{h['id']}\t{h['language']}\t{h['strategy']}\t{left_out_expr(h)}")
         return status
     if args.cmd == "command":
         h = next((h for h in manifest() if h["id"] == args.harness), None)

@@ -458,12 +458,12 @@ def test_versions_of_a_javascript_harness_come_from_its_node_modules(report, js_
 def test_list_leaves_out_a_javascript_harness_whose_files_are_not_there(report, js_checkout, capsys):
     assert report.main(["list"]) == 0
     captured = capsys.readouterr()
-    assert captured.out == "lib\th1\tpython\tharnesses.lib:S\n"
+    assert captured.out == "lib\th1\tpython\tharnesses.lib:S\t-\n"
     assert "harness js1 cannot run yet: harnesses/js/peer.mjs" in captured.err
     assert report.main(["list", "js1"]) == 1  # asked for by name: an error
     _js_files(js_checkout)
     assert report.main(["list", "--mode", "ci"]) == 0
-    assert capsys.readouterr().out == "js\tjs1\tjavascript\texec:node harnesses/js/peer.mjs\n"
+    assert capsys.readouterr().out == "js\tjs1\tjavascript\texec:node harnesses/js/peer.mjs\t-\n"
 
 
 def test_the_report_gives_each_harness_its_language(report, js_checkout):
@@ -531,3 +531,32 @@ def test_mjs_headers_pin_npm_packages(report, tmp_path):
     finally:
         report.ROOT = root
     assert any("harnesses/repro/<script>.py or <script>.mjs" in p for p in problems), problems
+
+
+def _leave_out(checkout: Path, entries: str) -> None:
+    manifest = checkout / "harnesses" / "harnesses.toml"
+    manifest.write_text(manifest.read_text() + f"left_out = [{entries}]\n")
+
+
+def test_a_left_out_check_is_deselected_named_in_the_report_and_held_to_the_results(report, checkout, capsys):
+    """A check a library cannot be judged by is not run for it (the -k expression `list` gives),
+    the report names it with the why, and results that still hold its items fail `check`."""
+    _leave_out(checkout, '{ check = "PURE-001", why = "the library keeps no message of its own" }')
+    assert report.main(["list"]) == 0
+    assert capsys.readouterr().out == "lib\th1\tpython\tharnesses.lib:S\tnot PURE-001\n"
+    assert report.collect("h1") == 0
+    assert report.write() == 0
+    doc = (checkout / "docs" / "implementations.md").read_text()
+    assert "- **left out** `PURE-001` (not run for this library): the library keeps no message of its own" in doc
+    capsys.readouterr()
+    (checkout / "runs").rename(checkout / "runs-kept")  # no run here: check judges the committed files alone
+    assert report.check() == 1
+    assert "leaves out PURE-001, but its results hold items of it" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("entry", ['{ check = "PURE-001" }', '{ check = "pure", why = "x" }',
+                                   '{ check = "PURE-001", why = " " }', '"PURE-001"'])
+def test_a_left_out_entry_names_a_check_and_why(report, checkout, entry):
+    _leave_out(checkout, entry)
+    with pytest.raises(SystemExit, match="each left_out entry is"):
+        report.manifest()
