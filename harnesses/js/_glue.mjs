@@ -37,8 +37,10 @@
  *   `error`; ids kept as they are when strings (`""` too).
  * - `continuation`: the assistant turn in request shape (`role`, `content` string or parts,
  *   `refusal` string, `tool_calls`; a call without a name left out, arguments that are no
- *   string sent as `"{}"`, a call without a usable id replayed under `call_<n>` that the
- *   record of that call answers, found by equality with `extract`'s call at that position),
+ *   string sent as `"{}"`, a call without a usable id replayed under the id `extract` gave
+ *   the call at that position when it has one (a library that makes ids up, as the Vercel AI
+ *   SDK does, answers under its own), else under `call_<n>` that the record of that call
+ *   answers, found by equality with `extract`'s call at that position),
  *   then one `{"role": "tool", "tool_call_id", "content"}` per record; a record whose call is
  *   not in the message is refused with `ValueError`.
  * - `noteKeys` / `wireKeysOnly`: the keys the SDK's snapshot adds that were never on the wire
@@ -206,9 +208,11 @@ export function continuation(who, assistant, records, calls) {
     const name = isObject(fn) ? fn.name : undefined;
     if (!nonEmpty(name)) return; // the API refuses a call without a name; it was never executable
     let id = entry.id;
-    if (!nonEmpty(id)) {
-      id = `call_${n}`;
-      while (taken.has(id)) id += "_";
+    if (!nonEmpty(id)) { // the id extract gave the call (one the library made up), else one of ours
+      const given = n < calls.length ? calls[n].id : null;
+      id = nonEmpty(given) && !taken.has(given) ? given : `call_${n}`;
+      while (!nonEmpty(given) && taken.has(id)) id += "_";
+      taken.add(id);
       made.set(n, id);
     }
     replayed.push({ id, type: "function", function: { name, arguments: typeof fn.arguments === "string" ? fn.arguments : "{}" } });

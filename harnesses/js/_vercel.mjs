@@ -200,6 +200,21 @@ export function argumentText(block) {
   return typeof input === "string" ? input : JSON.stringify(input);
 }
 
+/** `read` (an async reading of a `stream=false` message by `generateText`) run once per message,
+ * keyed by its JSON text: a caller reads a response once, so the ids the library makes up for
+ * calls that came without one stay the same however often the suite asks (the last 512 kept). */
+export function oncePerMessage(read) {
+  const seen = new Map();
+  return (message, ...rest) => {
+    const key = JSON.stringify(message);
+    if (!seen.has(key)) {
+      if (seen.size >= 512) seen.delete(seen.keys().next().value);
+      seen.set(key, read(message, ...rest));
+    }
+    return seen.get(key);
+  };
+}
+
 /** The library's parse of a call, for the `mcs_ai_sdk` annotation: `{input, error}`, where
  * `error` is the text of an error other than `NoSuchToolError` (no tool is registered), and
  * `input` the parsed object (`null` when the library's input is no object or no call part came). */

@@ -52,8 +52,9 @@
  *   without a name is given an `error` too: it can never run). Any other message (a provider's
  *   `stream=false` answer) is served as `{id, object: "chat.completion", created, model,
  *   choices: [{index: 0, message, finish_reason}]}` (`"tool_calls"` when it has `tool_calls`,
- *   else `"stop"`) and read by `llm.invoke`: the returned `AIMessage`'s `tool_calls`, then its
- *   `invalid_tool_calls` (LangChain keeps no order between the two lists). A call whose `args`
+ *   else `"stop"`) and read by `llm.invoke`: the returned `AIMessage`'s `tool_calls` and its
+ *   `invalid_tool_calls`, in the order the message lists their ids (LangChain keeps no order
+ *   between the two lists; without an id each, valid ones first). A call whose `args`
  *   LangChain made no object (JSON `null`, a number, a list: it keeps what `JSON.parse` gave)
  *   is a call with `error`, and so is an entry of its `tool_calls` that is no call at all (it
  *   leaves `undefined` there for an entry it cannot read); an exception LangChain throws while reading the message (in
@@ -189,8 +190,18 @@ async function invoked(message) {
     const error = !isObject(tc.args) ? `LangChain's args are ${glue.typeName(tc.args ?? null)}, not an object` : tc.name ? null : "the tool call has no name";
     return glue.toolCall(tc.name || "", error === null ? tc.args : {}, typeof tc.id === "string" ? tc.id : null, null, error);
   });
-  return calls.concat((converted.invalid_tool_calls ?? []).filter(isObject).map((tc) => glue.toolCall(tc.name || "", {}, typeof tc.id === "string" ? tc.id : null,
-    typeof tc.args === "string" ? tc.args : null, tc.error || "invalid tool call")));
+  return inMessageOrder(calls.concat((converted.invalid_tool_calls ?? []).filter(isObject).map((tc) => glue.toolCall(tc.name || "", {},
+    typeof tc.id === "string" ? tc.id : null, typeof tc.args === "string" ? tc.args : null, tc.error || "invalid tool call"))), message);
+}
+
+/** LangChain keeps its valid and invalid calls in two lists: the message's own order of ids puts
+ * them back, when each call has an id the message lists once (else as LangChain gives them). */
+function inMessageOrder(calls, message) {
+  const entries = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+  const ids = entries.filter(isObject).map((e) => e.id);
+  if (new Set(ids.map((id) => JSON.stringify(id ?? null))).size !== ids.length) return calls;
+  if (calls.some((c) => c.id === null || !ids.includes(c.id))) return calls;
+  return [...calls].sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
 }
 
 if (glue.isMain(import.meta.url)) glue.serve(new LangChainJSOpenAIStrategy());

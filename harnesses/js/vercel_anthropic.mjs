@@ -37,7 +37,10 @@
  *   `stop_reason` yet, cut by `max_tokens`, no name or id), and with `mcs_ai_sdk` a block whose
  *   library parse has an error, or came without a `tool-call` part, is a call with that error;
  *   any other message (a provider's `stream=false` answer) is served as the JSON body and read
- *   by `generateText`: each `tool-call` part of its `content`, the same way.
+ *   by `generateText`: each `tool-call` part of its `content`, the same way; `generateText`
+ *   runs once per message (`_vercel.mjs` `oncePerMessage`: a caller reads a response once, so
+ *   the ids the library makes up for calls without one do not change between the suite's
+ *   readings).
  * - Display text: the `text-delta` texts of the parts an event gave.
  * - Recognition, `isDone`, `contentText`, `formingName` and the continuation: those of
  *   anthropic_messages.mjs (`AnthropicMessagesStrategy`), which read the message's blocks.
@@ -49,7 +52,7 @@ import { createRequire } from "node:module";
 import * as glue from "./_glue.mjs";
 import { sseBytes } from "./_live.mjs";
 import { AnthropicMessagesStrategy } from "./anthropic_messages.mjs";
-import { LiveParts, endableFetch, libraryParse } from "./_vercel.mjs";
+import { LiveParts, endableFetch, libraryParse, oncePerMessage } from "./_vercel.mjs";
 
 const { BridgeError, isObject } = glue;
 const WHO = "ai streamText (@ai-sdk/anthropic)";
@@ -125,7 +128,7 @@ function render(parts) {
 
 /** A `stream=false` message as `generateText` reads it from the JSON body that carries it;
  * `read` is anthropic_messages.mjs's reading of the blocks, given the library's inputs. */
-async function generated(message, read) {
+const generated = oncePerMessage(async (message, read) => {
   const body = { id: "msg_mcs", model: MODEL, stop_reason: "end_turn", stop_sequence: null,
     usage: { input_tokens: 0, output_tokens: 0 }, ...message };
   const fetch = async () => new Response(glue.formatLine(body), { status: 200, headers: { "content-type": "application/json" } });
@@ -140,6 +143,6 @@ async function generated(message, read) {
   const library = { ...message, content: parts.map((part, n) => ({ type: "tool_use", id: part.toolCallId, name: part.toolName,
     input: isObject(parses[n].input) ? parses[n].input : {} })) };
   return read(library).map((c, n) => (c.error === null && parses[n].error !== null ? { ...c, arguments: {}, error: parses[n].error } : c));
-}
+});
 
 if (glue.isMain(import.meta.url)) glue.serve(new VercelAnthropicStrategy());

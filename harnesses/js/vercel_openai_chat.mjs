@@ -43,7 +43,9 @@
  *   it has `tool_calls`, else `"stop"`) and read by `generateText`: each `tool-call` part of
  *   its `content`, the same way (`raw_arguments` the message's argument text of the call with
  *   that id; a message the library's response schema refuses is a `ValueError` naming its
- *   error, as `generateText` throws for it).
+ *   error, as `generateText` throws for it); `generateText` runs once per message
+ *   (`_vercel.mjs` `oncePerMessage`: a caller reads a response once, so the ids the library
+ *   makes up for calls without one do not change between the suite's readings).
  * - Display text: the `text-delta` texts of the parts a chunk gave.
  * - Recognition, `isDone` (`_glue.chatIsDone`, read on the wire chunk), `contentText`,
  *   `formingName`: `_glue.ChatAdapter`; the continuation: `_glue.continuation` given the
@@ -55,7 +57,7 @@ import { createRequire } from "node:module";
 
 import * as glue from "./_glue.mjs";
 import { sseBytes } from "./_live.mjs";
-import { LiveParts, argumentText, endableFetch, libraryParse } from "./_vercel.mjs";
+import { LiveParts, argumentText, endableFetch, libraryParse, oncePerMessage } from "./_vercel.mjs";
 
 const { BridgeError, isObject } = glue;
 const WHO = "ai streamText (@ai-sdk/openai chat)";
@@ -138,7 +140,7 @@ function fromAnnotation(message) {
 }
 
 /** A `stream=false` message as `generateText` reads it from the JSON body that carries it. */
-async function generated(message) {
+const generated = oncePerMessage(async (message) => {
   const answer = { id: "chatcmpl-mcs", object: "chat.completion", created: 0, model: "gpt-4o",
     choices: [{ index: 0, message: { role: "assistant", ...message }, finish_reason: message.tool_calls ? "tool_calls" : "stop" }] };
   const fetch = async () => new Response(glue.formatLine(answer), { status: 200, headers: { "content-type": "application/json" } });
@@ -155,6 +157,6 @@ async function generated(message) {
     const args = typeof sent === "string" ? sent : typeof part.input === "string" ? part.input : JSON.stringify(part.input ?? null);
     return call({ id: part.toolCallId, function: { name: part.toolName, arguments: args } }, parse, n);
   });
-}
+});
 
 if (glue.isMain(import.meta.url)) glue.serve(new VercelOpenAIChatStrategy());

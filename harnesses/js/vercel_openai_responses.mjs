@@ -43,7 +43,7 @@
  *   with `error` when the library's input is no object, the item's status is not `completed`,
  *   or its name / call_id is no non-empty string); any other message (a provider's response) is
  *   served as the JSON body and read by `generateText`: each `tool-call` part of its `content`,
- *   the same way. A call the library started with `inputEncoding: "text"` (a custom tool's:
+ *   the same way (`generateText` runs once per message, `_vercel.mjs` `oncePerMessage`). A call the library started with `inputEncoding: "text"` (a custom tool's:
  *   the provider's `tool-input-start` for a `custom_tool_call`) is rendered as a
  *   `custom_tool_call` item with `input` the library's input text and read as `{"input":
  *   input}` (the library hands that input JSON-encoded and decodes it back to the text).
@@ -58,7 +58,7 @@ import { createRequire } from "node:module";
 import * as glue from "./_glue.mjs";
 import { sseBytes } from "./_live.mjs";
 import { OpenAIResponsesStrategy } from "./openai_responses.mjs";
-import { LiveParts, argumentText, endableFetch, libraryParse } from "./_vercel.mjs";
+import { LiveParts, argumentText, endableFetch, libraryParse, oncePerMessage } from "./_vercel.mjs";
 
 const { BridgeError, isObject, nonEmpty } = glue;
 const WHO = "ai streamText (@ai-sdk/openai responses)";
@@ -162,7 +162,7 @@ function call(item, parse) {
 }
 
 /** A `stream=false` response as `generateText` reads it from the JSON body that carries it. */
-async function generated(message) {
+const generated = oncePerMessage(async (message) => {
   const fetch = async () => new Response(glue.formatLine(message), { status: 200, headers: { "content-type": "application/json" } });
   let result;
   try {
@@ -181,6 +181,6 @@ async function generated(message) {
     const raw = typeof item.arguments === "string" ? item.arguments : typeof part.input === "string" ? part.input : JSON.stringify(part.input ?? null);
     return call({ ...item, call_id: part.toolCallId, name: part.toolName, arguments: raw }, libraryParse({ call: part }));
   });
-}
+});
 
 if (glue.isMain(import.meta.url)) glue.serve(new VercelOpenAIResponsesStrategy());

@@ -52,8 +52,9 @@ Glue choices (everything the adapter decides itself):
   ``{"id", "object": "chat.completion", "created", "model", "choices": [{"index": 0,
   "message": {"role": "assistant", ...message}, "finish_reason"}]}`` (``finish_reason``
   ``"tool_calls"`` when the message has ``tool_calls``, else ``"stop"``) and read by
-  ``llm.invoke``: the returned ``AIMessage``'s ``tool_calls`` then ``invalid_tool_calls``
-  (LangChain keeps no order between the two lists).
+  ``llm.invoke``: the returned ``AIMessage``'s ``tool_calls`` and ``invalid_tool_calls``, in
+  the order the message lists their ids (LangChain keeps no order between the two lists;
+  without an id each, valid ones first).
 * ``content_text``: the message's ``content`` string ("" otherwise). ``forming_name``: the
   first ``tool_calls`` entry's name.
 * Error chunks: the openai SDK's ``Stream`` raises ``APIError`` for them inside LangChain;
@@ -173,7 +174,18 @@ def _invoke(message: dict) -> list[ToolCall]:
     calls += [ToolCall(name=tc.get("name") or "", id=tc.get("id"), raw_arguments=tc.get("args"),
                        error=tc.get("error") or "invalid tool call")
               for tc in getattr(converted, "invalid_tool_calls", [])]
-    return calls
+    return _in_message_order(calls, message)
+
+
+def _in_message_order(calls: list[ToolCall], message: dict) -> list[ToolCall]:
+    """LangChain keeps its valid and invalid calls in two lists: the message's own order of
+    ids puts them back, when each call has an id the message lists once (else as LangChain
+    gives them)."""
+    entries = message.get("tool_calls")
+    ids = [e.get("id") for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
+    if len(set(map(repr, ids))) != len(ids) or any(c.id is None or c.id not in ids for c in calls):
+        return calls
+    return sorted(calls, key=lambda c: ids.index(c.id))
 
 
 def _from_chunk(entry: Any, n: int) -> ToolCall:
