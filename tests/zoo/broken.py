@@ -168,6 +168,19 @@ class ChatKeysCallsByIndexOnly(_ChatSteps):
         return call
 
 
+class ChatKeysCallsByIndexLastName(ChatKeysCallsByIndexOnly):
+    """Calls are keyed by ``index`` alone and a fragment's name replaces the one so far, as the
+    official JavaScript SDK does (lib/ChatCompletionStream.js ``functionSnapshot.name =
+    functionName``): two calls sent at one index become one under the later name, and the
+    shown name jumps from the first to the second. BUG-CLASSES 2 (BerriAI/litellm#7621)."""
+
+    def _fold_name(self, acc, function, piece):
+        if piece:
+            acc.seal(function, "name", piece)
+        else:
+            function.setdefault("name", piece)
+
+
 class ChatRequiresIndex(_ChatSteps):
     """Every fragment is looked up by ``fragment["index"]``: a fragment without one crashes.
 

@@ -333,6 +333,19 @@ def test_failure_report_is_useful(run_suite) -> None:
     assert "chunks (11):" in text
 
 
+def test_a_name_jump_takes_the_level_of_the_merge_it_follows(run_suite) -> None:
+    """NAME-001: a name that jumps to the first call of the strategy's own calls, where those
+    calls are a merge the case rates should, fails at should; a jump while the calls are the
+    case's fails at must (U2)."""
+    merged = E("ChatKeysCallsByIndexLastName", "NAME-001", "openai-chat/syn-same-index-new-ids")
+    run = run_suite(_spec(merged.strategy), [merged.check], _cases(merged))
+    text = run.failed[_nodeid(merged)]
+    assert "level:     should" in text and "the first call of the strategy's own calls, 'get_time'" in text
+    latest = E("ChatFormingNameOfLatestCall", "NAME-001", "openai-chat/tool-calls-parallel-2")
+    run = run_suite(_spec(latest.strategy), [latest.check], _cases(latest))
+    assert "level:     must" in run.failed[_nodeid(latest)]
+
+
 # -------------------------------------------------------------------------- the trigger cases are sound
 
 

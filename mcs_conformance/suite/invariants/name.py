@@ -43,7 +43,9 @@ def _first_name(calls: list, mine: bool) -> str | None:
 def _names(subject: Subject, case: Case, final: str | None) -> Failure | None:
     """Why forming_name over the stream's prefixes breaks the rule for ``final``, or None.
     A name that jumps or shrinks breaks U2 itself (must); a name other than the case's breaks
-    the rule at the level of the case's calls."""
+    the rule at the level of the case's calls, and so does a jump to the name of the strategy's
+    own first call where its calls are not the case's (the jump is how a merge of two calls
+    shows, and the case rates the merge)."""
     buf = subject.buffer()
     readings: list[tuple[str, str | None]] = []
     for i, chunk in enumerate(case.chunks):
@@ -56,10 +58,29 @@ def _names(subject: Subject, case: Case, final: str | None) -> Failure | None:
     if broken is None:
         return None
     level, why = part_level(case, "calls")
-    level, why = (level, f" ({level}: {why})") if broken.about_final and level is not None else (None, "")
+    own = None if broken.about_final or level is None else _jump_to_own_call(subject, buf, readings, broken.at, final)
+    if own is not None:  # the name switched to the strategy's own first call: its calls decide the level
+        why = f"{why}; the name changed to the first call of the strategy's own calls, {own!r}, which differ from the case's"
+    level, why = (level, f" ({level}: {why})") if (broken.about_final or own is not None) and level is not None else (None, "")
     if broken.at == len(readings):  # the name it ended at
         return Failure(broken.why + why, level=level, expected=final, actual=readings[-1][1] if readings else None)
     return Failure(broken.why + why, level=level, chunks=case.chunks[: broken.at + 1])
+
+
+def _jump_to_own_call(subject: Subject, buf: object, readings: list[tuple[str, str | None]], at: int,
+                      final: str | None) -> str | None:
+    """The strategy's own first call's name when the jump at ``readings[at]`` is the switch to
+    it: from there on the name grows to it, and it is not the case's (the strategy made other
+    calls of the stream, a merge or a split the case's calls level rates). None otherwise: a
+    name that jumps while the strategy's calls are the case's breaks U2 by itself."""
+    try:
+        calls = subject.strategy.extract(buf.as_dict())
+    except Exception:  # extraction is judged elsewhere (EXTRACT-001)
+        return None
+    own = (calls[0].name or None) if calls else None
+    if own is None or own == final or growth_problem(readings[at:], own) is not None:
+        return None
+    return own
 
 
 class GrowthProblem(NamedTuple):
