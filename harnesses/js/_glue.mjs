@@ -210,8 +210,12 @@ export function continuation(who, assistant, records, calls) {
     let id = entry.id;
     if (!nonEmpty(id)) { // the id extract gave the call (one the library made up), else one of ours
       const given = n < calls.length ? calls[n].id : null;
-      id = nonEmpty(given) && !taken.has(given) ? given : `call_${n}`;
-      while (!nonEmpty(given) && taken.has(id)) id += "_";
+      if (nonEmpty(given) && !taken.has(given)) {
+        id = given;
+      } else {
+        id = `call_${n}`;
+        while (taken.has(id)) id += "_";
+      }
       taken.add(id);
       made.set(n, id);
     }
