@@ -8,6 +8,8 @@ difference reported as such.
 
 from __future__ import annotations
 
+import re
+import uuid
 from dataclasses import replace
 
 from mcs_conformance import MalformedChunk
@@ -47,6 +49,20 @@ class ChatKeepsEmptyIds(OpenAIChatStrategy):
             return calls
         return [replace(c, id="") if c.id is None and isinstance(e, dict) and e.get("id") == "" else c
                 for c, e in zip(calls, entries)]
+
+
+class ChatMakesUpIds(OpenAIChatStrategy):
+    """A call still without an id when the completion finishes gets one made up, a new one on
+    every run (the official JavaScript SDK's ``call_<uuid>``: openai@7.59.0
+    ``ChatCompletionStream.finalizeChatCompletion``)."""
+
+    def accumulate(self, acc, chunk):
+        delta = super().accumulate(acc, chunk)
+        if self.is_done(chunk) and isinstance(acc.root, dict):
+            for entry in acc.root.get("tool_calls") or []:
+                if isinstance(entry, dict) and not entry.get("id"):
+                    entry["id"] = f"call_{uuid.uuid4().hex}"
+        return delta
 
 
 class ChatEmptyToolCallsAreNull(_ChatSteps):
@@ -93,6 +109,21 @@ class AnthropicRefusesRestartWithMalformedChunk(AnthropicMessagesStrategy):
         return super().accumulate(acc, chunk)
 
 
+class AnthropicRefusesSurrogateHalves(AnthropicMessagesStrategy):
+    """A delta holding half of a surrogate pair is refused with MalformedChunk, as the SDK's
+    UTF-8 encoding of it raises (anthropic 2.15.0 ``BetaMessageStream``: UnicodeEncodeError);
+    a delta holding the whole pair, as a merge of the two makes it, is read."""
+
+    _LONE = re.compile("[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]")
+
+    def accumulate(self, acc, chunk):
+        delta = chunk.get("delta") if isinstance(chunk, dict) else None
+        pieces = [v for v in delta.values() if isinstance(v, str)] if isinstance(delta, dict) else []
+        if any(self._LONE.search(p) for p in pieces):
+            raise MalformedChunk(f"{self.name}: a delta holds half of a surrogate pair")
+        return super().accumulate(acc, chunk)
+
+
 class AnthropicFailsEverySharedId(AnthropicMessagesStrategy):
     """Every ``tool_use`` block whose id another block of the message shares is an error call,
     the first one included, and none of them is replayed: the API refuses the replay of two
@@ -123,10 +154,12 @@ class AnthropicFailsEverySharedId(AnthropicMessagesStrategy):
 __all__ = [
     "AnthropicFailsEverySharedId",
     "AnthropicRefusesRestartWithMalformedChunk",
+    "AnthropicRefusesSurrogateHalves",
     "ChatAcceptsChunksTheSdkAccepts",
     "ChatClaimsObjectArguments",
     "ChatConcatenatesNames",
     "ChatEmptyToolCallsAreNull",
     "ChatKeepsEmptyIds",
+    "ChatMakesUpIds",
     "ChatRefusesOtherRoles",
 ]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import uuid
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -179,6 +180,36 @@ class ChatKeysCallsByIndexLastName(ChatKeysCallsByIndexOnly):
             acc.seal(function, "name", piece)
         else:
             function.setdefault("name", piece)
+
+
+class ChatMakesUpEveryId(_ChatSteps):
+    """When the completion finishes, every call gets an id made up for this run, a real one
+    too: the tool results answer ids the provider never sent, and two runs of one stream give
+    two messages. Breaks PARITY-001 and SPLIT-001, which accept a made-up id only where the
+    wire sends a call without one."""
+
+    def accumulate(self, acc, chunk):
+        delta = super().accumulate(acc, chunk)
+        if self.is_done(chunk) and isinstance(acc.root, dict):
+            for entry in acc.root.get("tool_calls") or []:
+                if isinstance(entry, dict):
+                    entry["id"] = f"call_{uuid.uuid4().hex}"
+        return delta
+
+
+class ChatMakesUpIdsAtDoneSentinel(_ChatSteps):
+    """A call still without an id gets one made up only at ``[DONE]``, after the finish that
+    makes it executable (the official JavaScript SDK's ``finalizeChatCompletion``): a driver
+    that runs the call at the finish answers ``""``, and the message it sends back holds the
+    made-up id. Breaks PREFIX-001: a made-up id is the call's own, but one id per stream."""
+
+    def accumulate(self, acc, chunk):
+        delta = super().accumulate(acc, chunk)
+        if isinstance(chunk, str) and chunk.strip() == "[DONE]" and isinstance(acc.root, dict):
+            for entry in acc.root.get("tool_calls") or []:
+                if isinstance(entry, dict) and not entry.get("id"):
+                    entry["id"] = f"call_{uuid.uuid4().hex}"
+        return delta
 
 
 class ChatRequiresIndex(_ChatSteps):

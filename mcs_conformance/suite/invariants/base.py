@@ -12,6 +12,7 @@ from ...reference.buffer import LLMStreamBuffer
 from ...reference.chain import ExtractionChain
 from ...corpus_tools.corpus import Case, Corpus, Descriptor
 from ...reference.protocol import ExtractionStrategy, ToolCall
+from ..made_up_ids import SOURCE, made_up_ids, masked, settled
 
 __all__ = [
     "CHECKS",
@@ -22,6 +23,7 @@ __all__ = [
     "calls_level",
     "calls_view",
     "check",
+    "comparable",
     "expect_part",
     "feed_all",
     "is_text_strategy",
@@ -280,8 +282,11 @@ def json_safe(value: Any) -> bool:
 
 # -- helpers shared by the check modules ----------------------------------------------------
 
-def outcome(subject: Subject, chunks: list[Any]) -> dict[str, Any]:
-    """What a stream yields: the message, calls, content text, done -- or the error raised."""
+def outcome(subject: Subject, chunks: list[Any], case: Case | None = None) -> dict[str, Any]:
+    """What a stream yields: the message, calls, content text, done -- or the error raised.
+    With the ``case`` the stream was made from, each id the strategy made up for a call the
+    case has without one is written as its call's placeholder (``made_up_ids``): two runs that
+    made up two ids yield the same."""
     from ...reference.errors import MCSError
 
     try:
@@ -289,12 +294,23 @@ def outcome(subject: Subject, chunks: list[Any]) -> dict[str, Any]:
     except MCSError as exc:
         return {"error": type(exc).__name__}
     message = buf.as_dict()
-    return {
+    result = {
         "message": message,
         "calls": read_calls(subject, message),
         "display": "".join(deltas),
         "done": buf.done,
     }
+    return result if case is None else masked(result, made_up_ids(case, result["calls"]))
+
+
+def comparable(subject: Subject, case: Case, message: Any) -> Any:
+    """``message`` with the ids the strategy made up for calls the case has without one
+    written as placeholders (``made_up_ids``), for comparing two runs' messages."""
+    try:
+        calls = read_calls(subject, message)
+    except Exception:  # noqa: BLE001 -- extraction is judged elsewhere; without calls nothing is masked
+        return message
+    return masked(message, made_up_ids(case, calls))
 
 
 def read_calls(subject: Subject, message: Any) -> list[dict[str, Any]] | str:
@@ -351,22 +367,31 @@ def calls_level(want: Any, got: Any, level: str | None, why: str) -> tuple[str |
 
 
 def expect_part(case: Case, part: str, got: Any, summary: str, *, view: Callable[[Any], Any] = lambda v: v,
-                **evidence: Any) -> None:
+                calls: Any = None, **evidence: Any) -> None:
     """Judge the strategy's answer ``got`` for one part of the case's expectation.
 
     The reference's answer passes. Another answer the case accepts (``expect.accept``: the
-    SDK's, where the reference chose otherwise) is a difference at the reference level. Any
-    other answer breaks the part's rule: the level the case gives the part (``expect.levels``),
-    else the check's own; for calls, the never-executable rule where that is what broke
+    SDK's, where the reference chose otherwise), or the same answer with an id the strategy
+    made up for a call the wire sends without one (``made_up_ids``; ``calls`` are the
+    strategy's calls where ``got`` is not), is a difference at the reference level. Any other
+    answer breaks the part's rule: the level the case gives the part (``expect.levels``), else
+    the check's own; for calls, the never-executable rule where that is what broke
     (``calls_level``).
     """
     want = view(case.expect.get(part))
     if same(got, want):
         return
-    for alt in case.expect.get("accept", ()):
-        if part in alt and same(got, view(alt[part])):
-            raise Failure(f"{summary}: the answer is another accepted one ({alt['why']}; {alt['source']})",
+    ids = made_up_ids(case, got if part == "calls" else calls)
+    answers = [("", None, want)] + [(alt["why"], alt["source"], view(alt[part]))
+                                    for alt in case.expect.get("accept", ()) if part in alt]
+    for why, source, answer in answers:
+        if why and same(got, answer):
+            raise Failure(f"{summary}: the answer is another accepted one ({why}; {source})",
                           level="reference", expected=want, actual=got, **evidence)
+        if ids and same(settled(got, answer, ids), answer):
+            raise Failure(f"{summary}: the answer is " + (f"another accepted one ({why}; {source}) " if why else
+                          "the case's ") + f"but for {SOURCE}", level="reference", expected=want, actual=got,
+                          **evidence)
     level, why = part_level(case, part)
     if part == "calls":
         level, why = calls_level(want, got, level, why)

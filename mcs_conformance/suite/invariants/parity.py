@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...corpus_tools.corpus import Case
-from .base import Subject, check, expect_part, feed_case, native_view
+from .base import Subject, attempt, check, expect_part, feed_case, native_view, read_calls
 
 
 @check(
@@ -17,5 +17,6 @@ from .base import Subject, check, expect_part, feed_case, native_view
 )
 def parity(subject: Subject, case: Case) -> None:
     buf, _ = feed_case(subject, case)
-    expect_part(case, "message", native_view(buf.as_dict()), "as_dict() differs from the stream=false message",
-                view=native_view, chunks=case.chunks)
+    message = buf.as_dict()
+    expect_part(case, "message", native_view(message), "as_dict() differs from the stream=false message",
+                view=native_view, calls=attempt(lambda: read_calls(subject, message)), chunks=case.chunks)

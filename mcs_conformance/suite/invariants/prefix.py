@@ -10,6 +10,7 @@ from ...reference.errors import MCSError
 from ...reference.extraction import extract_calls
 from ..examples import rendered_examples
 from ..generators import tool_calls
+from ..made_up_ids import made_up_ids, settled
 from ..synthesize import render_delimiters
 from .base import (
     Failure,
@@ -18,7 +19,6 @@ from .base import (
     check,
     expect_part,
     extract_unclaimed,
-    feed_all,
     positional_prefix_violation,
     same,
 )
@@ -39,16 +39,6 @@ from .hypothesis_run import given_run
 def stream_prefixes(subject: Subject, case: Case) -> None:
     mine = case.expect.get("extracted_by", subject.name) == subject.name and not case.expect.get("via_backup")
     final = calls_view(case.expect.get("calls", []))
-    if mine:
-        # the strategy's own answer on the whole stream, when the case accepts it, is what the
-        # prefixes must not contradict (the SDK's answer may stand beside the reference's)
-        try:
-            whole = calls_view(extract_unclaimed(subject, feed_all(subject, case.chunks)[0].as_dict()) or [])
-        except MCSError:
-            return
-        accepted = [calls_view(alt["calls"]) for alt in case.expect.get("accept", ()) if "calls" in alt]
-        if any(same(whole, a) for a in accepted):
-            final = whole
     # a wire with a completion signal is read as a driver reads it: through the extraction axis
     # given buffer.done, which marks every call of an unfinished stream; a text wire has no
     # signal (a cut stream looks finished), so there the strategy's own answer must be safe
@@ -59,6 +49,7 @@ def stream_prefixes(subject: Subject, case: Case) -> None:
     alone = ExtractionChain([subject.strategy])
     buf = subject.buffer()
     got: list = []
+    reads: list[list] = []
     for i, chunk in enumerate(case.chunks):
         try:
             buf.feed(chunk)
@@ -70,6 +61,17 @@ def stream_prefixes(subject: Subject, case: Case) -> None:
         if i < done_at and live:
             raise Failure(f"after chunk {i}, before the completion signal: {len(live)} call(s) executable "
                           f"(buffer.done is {buf.done})", expected=[], actual=calls_view(live), chunks=case.chunks[: i + 1])
+        reads.append(read)
+    if mine:
+        # the strategy's own answer on the whole stream, when the case accepts it (the SDK's
+        # answer may stand beside the reference's, and an id made up where the wire sends none
+        # is its own), is what the prefixes of the same stream must not contradict
+        whole = calls_view(got)
+        ids = made_up_ids(case, whole)
+        accepted = [calls_view(alt["calls"]) for alt in case.expect.get("accept", ()) if "calls" in alt]
+        if any(same(whole, a) or (ids and same(settled(whole, a, ids), a)) for a in (final, *accepted)):
+            final = whole
+    for i, read in enumerate(reads):
         why = positional_prefix_violation(read, final)
         if why:
             raise Failure(f"after chunk {i}: {why}", expected=final, actual=calls_view(read), chunks=case.chunks[: i + 1])
