@@ -16,14 +16,16 @@ from .base import Failure, Subject, check, part_level
     why="display hold shows the forming call's name; a name that jumps or shrinks misleads the user",
     level="must",
     sources=('spec U2',),
-    parts=('calls',),
+    parts=('calls', 'forming_name'),
     applies=lambda s, c: s.own_stream(c) and c.raises is None,
 )
 def grows(subject: Subject, case: Case) -> None:
     """The expected final name is the first call's when this strategy extracts the calls (or
     the first call's of another answer the case accepts: a difference at the reference level).
     A name that only grows is always the rule (must); which name it ends at follows the level
-    of the case's calls (``expect.levels.calls``), since it is read from them."""
+    of the case's calls (``expect.levels.calls``), since it is read from them; a case whose
+    wire leaves the growth open (a name sent in pieces, on which the official SDKs' prefixes
+    differ) gives it its level (``expect.levels.forming_name``)."""
     mine = case.expect.get("extracted_by") == subject.name and not case.expect.get("via_backup")
     broken = _names(subject, case, _first_name(case.expect.get("calls", []), mine))
     if broken is None:
@@ -42,7 +44,8 @@ def _first_name(calls: list, mine: bool) -> str | None:
 
 def _names(subject: Subject, case: Case, final: str | None) -> Failure | None:
     """Why forming_name over the stream's prefixes breaks the rule for ``final``, or None.
-    A name that jumps or shrinks breaks U2 itself (must); a name other than the case's breaks
+    A name that jumps or shrinks breaks U2 itself (must, or the level the case gives
+    ``forming_name``); a name other than the case's breaks
     the rule at the level of the case's calls, and so does a jump to the name of the strategy's
     own first call where its calls are not the case's (the jump is how a merge of two calls
     shows, and the case rates the merge)."""
@@ -61,7 +64,11 @@ def _names(subject: Subject, case: Case, final: str | None) -> Failure | None:
     own = None if broken.about_final or level is None else _jump_to_own_call(subject, buf, readings, broken.at, final)
     if own is not None:  # the name switched to the strategy's own first call: its calls decide the level
         why = f"{why}; the name changed to the first call of the strategy's own calls, {own!r}, which differ from the case's"
-    level, why = (level, f" ({level}: {why})") if (broken.about_final or own is not None) and level is not None else (None, "")
+    if broken.about_final or own is not None:
+        level, why = (level, f" ({level}: {why})") if level is not None else (None, "")
+    else:
+        level, why = part_level(case, "forming_name")
+        why = f" ({level}: {why})" if level is not None else ""
     if broken.at == len(readings):  # the name it ended at
         return Failure(broken.why + why, level=level, expected=final, actual=readings[-1][1] if readings else None)
     return Failure(broken.why + why, level=level, chunks=case.chunks[: broken.at + 1])
