@@ -20,6 +20,7 @@ __all__ = [
     "Failure",
     "LEVELS",
     "Subject",
+    "accepted_refusal",
     "calls_level",
     "calls_view",
     "check",
@@ -414,15 +415,20 @@ def feed_case(subject: Subject, case: Case, chunks: list[Any] | None = None) -> 
         raise judged from exc
 
 
+def accepted_refusal(case: Case, kind: str | None) -> dict[str, Any] | None:
+    """The alternative of ``expect.accept`` that accepts a refusal of type ``kind``, or None."""
+    return next((alt for alt in case.expect.get("accept", ()) if (alt.get("error") or {}).get("type") == kind), None)
+
+
 def refused(case: Case, exc: Exception, chunks: list[Any] | None = None) -> BaseException:
     """What an error feeding the case's stream stands for: the error itself when the case
     expects it; a difference at the reference level when the case accepts that refusal
     (``expect.accept`` with an ``error``); else a break of the ``error`` part's rule."""
     kind = type(exc).__name__
-    for alt in case.expect.get("accept", ()):
-        if (alt.get("error") or {}).get("type") == kind:
-            return Failure(f"the strategy refused the stream ({kind}: {exc}), an accepted answer "
-                           f"({alt['why']}; {alt['source']})", level="reference")
+    alt = accepted_refusal(case, kind)
+    if alt is not None:
+        return Failure(f"the strategy refused the stream ({kind}: {exc}), an accepted answer "
+                       f"({alt['why']}; {alt['source']})", level="reference")
     if case.raises == kind:
         return exc
     level, why = part_level(case, "error")
