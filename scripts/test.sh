@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # The project's own tests, from scratch: a virtualenv with the package and its test extras,
-# then the unit, oracle, corpus, zoo and example tests, then the conformance suite against
-# every reference strategy. pytest's exit code 5 (no tests ran) counts as a failure.
+# then the unit, oracle, corpus, zoo and example tests; then the release check, which builds the
+# sdist and wheel, checks them against the tree, installs the wheel into an empty virtualenv and
+# runs the example and the conformance suite on every reference strategy from it; then the
+# official SDK harnesses. pytest's exit code 5 (no tests ran) counts as a failure. Each step's
+# time is printed at the end, to keep the CI budget (12 minutes for all of .ci/run) in view.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 VENV="${MCS_VENV:-.venv}"
+started=$SECONDS
 if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV" || exit 1
 fi
@@ -13,19 +17,25 @@ fi
 export CI="${CI:-true}"
 PY="$VENV/bin/python"
 status=0
+times=("$((SECONDS - started)) s  the virtualenv and the package's install")
 run() {
   echo "+ $*"
+  local t0=$SECONDS
   "$@"
   rc=$?
   if [ "$rc" -eq 5 ]; then echo "error: '$*' ran no tests" >&2; rc=1; fi
   [ "$rc" -eq 0 ] || status=1
+  times+=("$((SECONDS - t0)) s  $* (exit $rc)")
 }
 run bash scripts/node22.sh   # a node >= 22 for the JavaScript bridge tests (installed once from the npm registry)
 run "$PY" -m pytest -n 2 -q -p no:cacheprovider --durations=20 tests   # the slowest twenty, to keep the CI budget in view
-for strategy in OpenAIChatStrategy OpenAIResponsesStrategy AnthropicMessagesStrategy TextStrategy; do
-  run "$PY" -m pytest -n 2 -q -p no:cacheprovider --mcs-only --mcs-strategy="mcs_conformance.strategies:$strategy"
-done
+# the release: sdist and wheel, twine check, file lists against the tree, and from the wheel in an
+# empty virtualenv the Hermes example, the suite on each reference strategy (with the committed
+# golden snapshots), and a new author's first two runs (docs/releasing.md)
+run "$PY" scripts/release.py --outdir "${MCS_DIST:-dist}"
 # the official SDK accumulators as strategies (harnesses/sdk), and the committed
 # docs/implementations.md names every harness of harnesses/
 run bash scripts/implementations.sh --ci
+echo "step times (scripts/test.sh, $((SECONDS - started)) s in all):"
+printf '  %s\n' "${times[@]}"
 exit $status
