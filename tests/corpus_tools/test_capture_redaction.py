@@ -17,6 +17,7 @@ from mcs_conformance.corpus_tools.redaction import REDACTED, Redactor, is_secret
 
 from tests.helpers.captures import only_capture
 from tests.helpers.replay import STREAMS, ReplayServer, sse_events
+from tests.helpers.limits import SOCKET
 
 ORG = "org-LEARNED-LATE-0123456789"  # sent back by the upstream only
 KEY = "sk-in-the-body-0123456789abcdef"
@@ -91,7 +92,7 @@ def test_the_transport_scrubs_the_request_of_a_secret_the_response_head_brings(t
 def test_the_proxy_scrubs_the_request_of_a_secret_the_response_head_brings(tmp_path: Path) -> None:
     with ReplayServer(sse_events(STREAMS["openai-chat"][1]), headers={"openai-organization": ORG}) as server:
         with RecordingProxy(server.url, tmp_path, log=lambda line: None) as proxy:
-            conn = http.client.HTTPConnection(*proxy.server.server_address[:2], timeout=10)
+            conn = http.client.HTTPConnection(*proxy.server.server_address[:2], timeout=SOCKET)
             conn.request("POST", "/v1/chat/completions", body=_chat_body(user=ORG),
                          headers={"Content-Type": "application/json"})
             answer = conn.getresponse()

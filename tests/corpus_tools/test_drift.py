@@ -16,6 +16,7 @@ from mcs_conformance.corpus_tools.proxy import RecordingProxy
 
 from tests.helpers.replay import ReplayServer
 from tests.helpers.captures import only_capture
+from tests.helpers.limits import SOCKET
 
 CORPUS = load_corpus()
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +64,7 @@ def test_a_recorded_new_event_type_is_named_with_its_descriptor_and_schema_gap(
     with ReplayServer([sse(chunks)]) as server, RecordingProxy(server.url, tmp_path, log=lambda line: None) as proxy:
         import httpx2
 
-        httpx2.post(proxy.url + "/v1/messages", json={"model": "claude-sonnet-4-5", "stream": True}, timeout=30)
+        httpx2.post(proxy.url + "/v1/messages", json={"model": "claude-sonnet-4-5", "stream": True}, timeout=SOCKET)
     capture = only_capture(tmp_path)
 
     code, out, _ = run(capsys, "bundled", str(capture))

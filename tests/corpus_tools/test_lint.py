@@ -14,6 +14,7 @@ import pytest
 from mcs_conformance.corpus_tools.corpus import Descriptor, load_corpus
 from mcs_conformance.corpus_tools.lint import lint_corpus, lint_descriptor
 from mcs_conformance.corpus_tools.schemas import load_schema
+from tests.helpers.limits import HANG
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -113,7 +114,7 @@ def test_corpus_validate_reports_a_misspelled_path_and_exits_1(tmp_path: Path) -
     data["history"]["replay"][0]["message"] = ["thinkng"]
     descriptor.write_text(json.dumps(data))
     r = subprocess.run([sys.executable, "-m", "mcs_conformance.cli", "corpus", "validate", str(folder), "--with-bundled"],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=HANG)
     assert r.returncode == 1, r.stdout + r.stderr
     assert "history.replay[0].message" in r.stderr and "'ollama'" in r.stderr and "thinkng" in r.stderr
     assert "Traceback" not in r.stderr

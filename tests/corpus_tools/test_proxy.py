@@ -18,6 +18,7 @@ from mcs_conformance.corpus_tools.redaction import REDACTED
 
 from tests.helpers.replay import FAKE_SECRETS, RESPONSE_HEADERS, STREAMS, ReplayServer, sdk_call, sse_events
 from tests.helpers.captures import assert_no_secret, free_port, only_capture, received_text
+from tests.helpers.limits import HANG, SOCKET
 
 CLI = Path(sys.executable).parent / "mcs-conformance"
 
@@ -25,7 +26,7 @@ CLI = Path(sys.executable).parent / "mcs-conformance"
 def raw_post(base: str, path: str, body: bytes = b'{"stream": true}') -> tuple[int, dict[str, str], bytes]:
     """POST with the standard library and read the whole response as bytes (chunked framing removed)."""
     host = base.removeprefix("http://")
-    conn = http.client.HTTPConnection(host, timeout=30)
+    conn = http.client.HTTPConnection(host, timeout=SOCKET)
     conn.request("POST", path, body=body, headers={"Content-Type": "application/json", "Authorization": "Bearer sk-test"})
     response = conn.getresponse()
     data = response.read()
@@ -115,7 +116,7 @@ def test_the_record_command_runs_until_interrupted(tmp_path: Path) -> None:
             assert logged.startswith("POST /v1/chat/completions -> 200; ")
         finally:
             proc.send_signal(signal.SIGINT)
-            rest = proc.communicate(timeout=30)[1]
+            rest = proc.communicate(timeout=SOCKET)[1]
     assert proc.returncode == 0, rest
     assert "stopped: 1 capture(s) written" in rest
     [folder] = find_captures(tmp_path / "caps")
@@ -124,7 +125,7 @@ def test_the_record_command_runs_until_interrupted(tmp_path: Path) -> None:
 
 def test_the_record_command_with_a_bad_upstream(tmp_path: Path) -> None:
     done = subprocess.run([str(CLI), "record", "--upstream", "api.openai.com", "--out", str(tmp_path)],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=HANG)
     assert done.returncode == 2 and done.stderr.startswith("error: --upstream must be an http:// or https:// URL")
     assert "Traceback" not in done.stderr
 
@@ -133,7 +134,7 @@ def test_request_body_sent_chunked_reaches_the_upstream(tmp_path: Path) -> None:
     payload = json.dumps({"model": "gpt-4o", "stream": True}).encode()
     with ReplayServer(sse_events(STREAMS["openai-chat"][1])) as server:
         with RecordingProxy(server.url, tmp_path, log=lambda line: None) as proxy:
-            conn = http.client.HTTPConnection(proxy.url.removeprefix("http://"), timeout=30)
+            conn = http.client.HTTPConnection(proxy.url.removeprefix("http://"), timeout=SOCKET)
             conn.request("POST", "/v1/chat/completions", body=iter([payload[:10], payload[10:]]),
                          headers={"Content-Type": "application/json"}, encode_chunked=True)
             assert conn.getresponse().read()

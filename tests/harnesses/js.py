@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.helpers.limits import HANG
 
 ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "harnesses" / "js"
@@ -48,4 +49,4 @@ def run_suite(node: str, harness: str, *options: str) -> subprocess.CompletedPro
     """The suite (GOLDEN aside) on ``harnesses/js/<harness>`` as a bridge peer, items listed (-rA)."""
     cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--mcs-strategy=exec:{node} harnesses/js/{harness}",
            "--mcs-only", "-q", "-rA", "-k", "not GOLDEN", *options]
-    return subprocess.run(cmd, cwd=ROOT, env=env(), capture_output=True, text=True, timeout=300)
+    return subprocess.run(cmd, cwd=ROOT, env=env(), capture_output=True, text=True, timeout=HANG)

@@ -18,6 +18,7 @@ import pytest
 
 from .js import CASES, ITEM, JS, ROOT, run_suite
 from .js import env as suite_env
+from tests.helpers.limits import HANG
 
 
 HARNESSES = {
@@ -79,7 +80,7 @@ process.stdout.write(JSON.stringify(rows));
 def _fed(node: str, file: str, name: str, chunks: list) -> list[dict]:
     env = suite_env() | {"MCS_BRIDGE_JS": (ROOT / "mcs_conformance" / "bridge" / "server.mjs").as_uri()}
     done = subprocess.run([node, "--input-type=module", "-e", _LIVE_CHECK, file, name, json.dumps(chunks)], cwd=JS, env=env,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=HANG)
     assert done.returncode == 0, done.stderr[-3000:]
     rows = json.loads(done.stdout)
     assert len(rows) == len(chunks)

@@ -16,6 +16,7 @@ import pytest
 
 from .js import CASES, ITEM, JS, ROOT, run_suite
 from .js import env as suite_env
+from tests.helpers.limits import HANG
 
 HARNESSES = {
     "openai_chat.mjs": ["openai-chat/tool-call-non-strict", "openai-chat/text-only"],
@@ -85,7 +86,7 @@ def test_the_live_feed_hands_the_sdk_one_chunk_at_a_time(node: str) -> None:
     chunks = case.get("chunks") or case["stream"]
     env = suite_env() | {"MCS_BRIDGE_JS": (ROOT / "mcs_conformance" / "bridge" / "server.mjs").as_uri()}
     done = subprocess.run([node, "--input-type=module", "-e", _LIVE_CHECK, json.dumps(chunks)], cwd=JS, env=env,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=HANG)
     assert done.returncode == 0, done.stderr[-3000:]
     rows = json.loads(done.stdout)
     assert len(rows) == len(chunks)

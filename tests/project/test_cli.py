@@ -15,6 +15,7 @@ from mcs_conformance.cli import main
 from mcs_conformance.suite.invariants import CHECKS
 
 from tests.helpers.projects import TWO_CALLS, subprocess_env
+from tests.helpers.limits import HANG
 
 CLI = Path(sys.executable).parent / "mcs-conformance"
 BUNDLED_CASES = Path(mcs_conformance.__file__).parent / "corpus" / "cases"
@@ -22,7 +23,7 @@ BUNDLED_CASES = Path(mcs_conformance.__file__).parent / "corpus" / "cases"
 
 def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """Run the installed console script."""
-    return subprocess.run([str(CLI), *args], cwd=cwd, env=subprocess_env(cwd), capture_output=True, text=True, timeout=120)
+    return subprocess.run([str(CLI), *args], cwd=cwd, env=subprocess_env(cwd), capture_output=True, text=True, timeout=HANG)
 
 
 def bundled_case_ids() -> list[str]:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.helpers.limits import HANG
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -54,7 +55,7 @@ def test_a_documented_import_works_without_a_deprecation_warning(doc: str, modul
         "assert not missing, missing\n"
     )
     result = subprocess.run([sys.executable, "-c", "import importlib.util\n" + body], cwd=ROOT,
-                            capture_output=True, text=True, timeout=120)
+                            capture_output=True, text=True, timeout=HANG)
     assert result.returncode == 0, f"{doc}: {module} {names}: {result.stderr[-2000:]}"
 
 
@@ -72,6 +73,6 @@ def test_the_readme_reference_snippet_runs(tmp_path: Path) -> None:
         "print('ok', [c.name for c in runnable])\n"
     )
     result = subprocess.run([sys.executable, "-W", "error::DeprecationWarning", "-c", snippet + check],
-                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
+                            cwd=tmp_path, capture_output=True, text=True, timeout=HANG)
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.startswith("ok ")

@@ -10,6 +10,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from tests.helpers.limits import HANG
 
 ROOT = Path(__file__).resolve().parents[2]
 WRITE = "python scripts/implementations_report.py write"
@@ -225,7 +226,7 @@ def test_the_report_shows_each_reproduction_state(report, checkout):
 def test_the_repro_runner_runs_the_file_alone_and_checks_exit_1_and_shows(report, checkout):
     import sys
 
-    got = report.run_repro("harnesses/repro/lib_bug.py", sys.executable, "refusal: None", timeout=60)
+    got = report.run_repro("harnesses/repro/lib_bug.py", sys.executable, "refusal: None", timeout=HANG)
     assert got["exit"] == 1 and got["shows"]
     assert report.repro_command("h1", sys.executable) == 1  # lib-searched's `shows` is not printed
     rows = json.loads((checkout / "runs" / "h1" / "repros.json").read_text())

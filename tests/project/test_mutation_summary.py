@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from tests.helpers.limits import HANG
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "mutation_summary.py"
 CORE = "mcs_conformance.reference.chain.xǁExtractionChainǁresolve__mutmut_{}"
@@ -14,7 +15,7 @@ CHAT = "mcs_conformance.reference.strategies.openai_chat.chunks.x__grow__mutmut_
 
 
 def _run(work: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(SCRIPT), str(work), *args], capture_output=True, text=True, timeout=60)
+    return subprocess.run([sys.executable, str(SCRIPT), str(work), *args], capture_output=True, text=True, timeout=HANG)
 
 
 def _meta(work: Path, copy: str, source: str, codes: dict[str, int | None]) -> None:

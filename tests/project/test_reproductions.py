@@ -20,6 +20,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from tests.helpers.limits import HANG
 
 ROOT = Path(__file__).resolve().parents[2]
 REPRO = ROOT / "harnesses" / "repro"
@@ -167,7 +168,7 @@ def test_reproduction_fails_the_way_its_finding_says(script: Path, tmp_path: Pat
     if not unmet and not slow:
         import sys
 
-        got = report.run_repro(_rel(script), sys.executable, None, timeout=300, node=node)
+        got = report.run_repro(_rel(script), sys.executable, None, timeout=HANG, node=node)
         tail = (got["stdout"][-1500:] + "\n--- stderr\n" + got["stderr"][-1500:]).strip()
         assert got["exit"] == 1, f"{_rel(script)} exits {got['exit']}, not 1:\n{tail}"
         for f in fs:
@@ -232,7 +233,7 @@ def node() -> str:
 def test_an_mjs_reproduction_runs_alone_with_the_packages_of_its_header(node, js_repro, monkeypatch):
     assert js_standalone_problems(js_repro) == []
     assert report.repro_requires(js_repro) == [("@tiny/acc", "1.2.3")]
-    got = report.run_repro("harnesses/repro/tiny_drops_first.mjs", "python", "library: is", timeout=60, node=node)
+    got = report.run_repro("harnesses/repro/tiny_drops_first.mjs", "python", "library: is", timeout=HANG, node=node)
     assert (got["exit"], got["shows"], got["modules"]) == (1, True, "harnesses/js/node_modules"), got
     assert "expected: Paris" in got["stdout"]
     modules, _ = report.npm_modules([("@tiny/acc", "1.2.3")], node)
@@ -241,7 +242,7 @@ def test_an_mjs_reproduction_runs_alone_with_the_packages_of_its_header(node, js
     # the pins, the run fails and says why
     js_repro.write_text(js_repro.read_text().replace("@tiny/acc@1.2.3", "@tiny/acc@9.9.9"))
     monkeypatch.setattr(report.shutil, "which", lambda name: None)
-    got = report.run_repro("harnesses/repro/tiny_drops_first.mjs", "python", "library: is", timeout=60, node=node)
+    got = report.run_repro("harnesses/repro/tiny_drops_first.mjs", "python", "library: is", timeout=HANG, node=node)
     assert got["exit"] is None and not got["shows"] and got["modules"] == "no npm to install the header's pins with"
     assert report.pins_unmet([("@tiny/acc", "9.9.9")], "python", modules, js=True) == ["@tiny/acc 1.2.3 (pinned 9.9.9)"]
 

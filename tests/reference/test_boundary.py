@@ -14,6 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from tests.helpers.limits import HANG
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +35,7 @@ sys.meta_path.insert(0, Blocker())
 
 def run_blocked(blocked: list[str], body: str) -> subprocess.CompletedProcess[str]:
     code = BLOCKER.format(blocked=blocked) + textwrap.dedent(body)
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=HANG)
 
 
 REFERENCE_BLOCKED = [
@@ -136,7 +137,7 @@ messages = [str(w.message) for w in caught if issubclass(w.category, Deprecation
 assert any({old!r} in m and {new!r} in m for m in messages), messages
 print("ok")
 """
-    result = subprocess.run([sys.executable, "-c", body], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    result = subprocess.run([sys.executable, "-c", body], cwd=ROOT, capture_output=True, text=True, timeout=HANG)
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
 
 
@@ -150,7 +151,7 @@ import mcs_conformance.reference.strategies as r
 assert s is r
 print("ok")
 """
-    result = subprocess.run([sys.executable, "-c", body], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    result = subprocess.run([sys.executable, "-c", body], cwd=ROOT, capture_output=True, text=True, timeout=HANG)
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
 
 

@@ -21,6 +21,7 @@ import mcs_conformance
 import mcs_conformance.suite.invariants  # noqa: F401  (imported once here, so in-process runs start warm)
 
 from tests.helpers.projects import _TEXT_PARTS, CASE_ID, TWO_CALLS, subprocess_env  # noqa: F401  (test_report, test_cli)
+from tests.helpers.limits import HANG
 
 STRATEGIES = '''
 import time
@@ -464,7 +465,7 @@ def _run_command(pytester: pytest.Pytester, command: str, env: dict[str, str] | 
     say what it needs)."""
     base = {k: v for k, v in os.environ.items() if k != "PYTHONPATH" and not k.startswith("PYTEST_")}
     return subprocess.run(["bash", "-c", command], cwd=pytester.path, env=env or base,
-                          capture_output=True, text=True, timeout=180)
+                          capture_output=True, text=True, timeout=HANG)
 
 
 def test_failure_report_names_check_case_diff_and_a_working_command(pytester: pytest.Pytester) -> None:
@@ -518,8 +519,8 @@ def test_hanging_strategy_is_stopped_by_the_timeout(pytester: pytest.Pytester) -
     result = run(pytester, *SLEEPY)
     assert result.ret == 1
     assert outcomes(result) == {item("EXTRACT-001"): "FAILED", item("RECOG-003"): "PASSED"}
+    # the outcome is the proof: had the limit not fired, the 3 s sleep would end and EXTRACT-001 pass
     assert "the check did not finish within 1 s (--mcs-timeout)" in result.stdout.str()
-    assert result.duration < 30
 
 
 def test_reproduce_command_keeps_the_timeout(pytester: pytest.Pytester) -> None:
@@ -917,7 +918,7 @@ def test_reproduce_line_works_from_the_shell_without_the_runs_environment(pytest
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_") and k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(lib)
     first = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--rootdir={pytester.path}",
-                            *DROPLAST], cwd=pytester.path, env=env, capture_output=True, text=True, timeout=180)
+                            *DROPLAST], cwd=pytester.path, env=env, capture_output=True, text=True, timeout=HANG)
     assert first.returncode == 1, first.stdout[-3000:]
     line = next(x.strip()[len("reproduce: "):] for x in first.stdout.splitlines()
                 if x.strip().startswith("reproduce: ") and "EXTRACT-001" in x)

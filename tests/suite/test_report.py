@@ -25,6 +25,7 @@ from tests.suite.test_plugin import (
     subprocess_env,
     summary_rows,
 )
+from tests.helpers.limits import HANG
 
 CLI = Path(sys.executable).parent / "mcs-conformance"
 SELECTION = ("--mcs-only", "--mcs-corpus=corpus", f"--mcs-case={CASE_ID}", "--mcs-case=openai-chat/openai-text")
@@ -127,7 +128,7 @@ def test_json_markdown_and_badge_match_the_run(pytester: pytest.Pytester) -> Non
     # rendered again by the command line, from the report just written
     md, badge = pytester.path / "rendered.md", pytester.path / "badge.json"
     done = subprocess.run([str(CLI), "report", str(report_path), "--markdown", str(md), "--badge", str(badge)],
-                          cwd=pytester.path, env=subprocess_env(pytester.path), capture_output=True, text=True, timeout=60)
+                          cwd=pytester.path, env=subprocess_env(pytester.path), capture_output=True, text=True, timeout=HANG)
     assert done.returncode == 0, done.stderr
     rendered = md.read_text(encoding="utf-8")
     for fam, (p, f, d, x) in rows_from(found).items():
@@ -146,7 +147,7 @@ def test_badge_is_green_when_everything_passes(pytester: pytest.Pytester) -> Non
     assert result.ret == 0
     badge = pytester.path / "badge.json"
     done = subprocess.run([str(CLI), "report", "report.json", "--badge", str(badge)],
-                          cwd=pytester.path, env=subprocess_env(pytester.path), capture_output=True, text=True, timeout=60)
+                          cwd=pytester.path, env=subprocess_env(pytester.path), capture_output=True, text=True, timeout=HANG)
     assert done.returncode == 0, done.stderr
     assert "| STRUCT | 1 | 0 | 0 |" in done.stdout  # Markdown goes to stdout without --markdown
     assert json.loads(badge.read_text(encoding="utf-8")) == {

@@ -10,7 +10,6 @@ tests count calls instead of timing them.
 from __future__ import annotations
 
 import textwrap
-import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -214,11 +213,9 @@ EMPTY_TEXT_ENDS_BLOCK = textwrap.dedent('''
 def test_a_failing_run_says_shrinking_was_cut_short(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(emptytext=EMPTY_TEXT_ENDS_BLOCK)
     pytester.syspathinsert()
-    started = time.monotonic()
     result = pytester.runpytest("-p", "no:cacheprovider", "--mcs-only", "--mcs-profile=ci",
                                 "--mcs-strategy=emptytext:EmptyTextEndsBlock", "--mcs-check=ROUNDTRIP-002",
                                 "--mcs-shrink-budget=0.5")
-    elapsed = time.monotonic() - started
     out = result.stdout.str()
     assert result.ret == 1, out
     assert "ROUNDTRIP-002 failed" in out
@@ -226,7 +223,8 @@ def test_a_failing_run_says_shrinking_was_cut_short(pytester: pytest.Pytester) -
     assert "chunks (" in out  # the example is shown
     reproduce = next(line for line in out.splitlines() if line.startswith("reproduce: "))
     assert "--mcs-check=ROUNDTRIP-002" in reproduce and "--mcs-shrink-budget=0.5" in reproduce
-    assert elapsed < 100  # generous: the item alone took minutes without a budget
+    # no wall-clock bound here: the message above is the budget firing; what a budget saves in
+    # time is measured by benchmarks/bench_failing.py
 
 
 def test_the_option_refuses_a_negative_budget(pytester: pytest.Pytester) -> None:
