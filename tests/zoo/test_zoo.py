@@ -13,7 +13,9 @@ hand-written trigger cases of the bug classes no recording shows are ``BUG_CLASS
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -279,12 +281,20 @@ def _reference_runs() -> list[Any]:
 def test_the_reference_runs_every_check_on_every_case_in_ci() -> None:
     """That the reference strategy passes the item each entry fails is proven by the full
     suite run on every reference strategy (every check, every bundled case), which
-    scripts/test.sh, the README's test command, runs after tests/: the zoo does not run it a
-    second time, item by item."""
+    scripts/test.sh, the README's test command, runs after tests/ (scripts/release.py runs it
+    from the installed wheel, on every reference strategy with a golden-snapshot folder, and fails
+    on any item that fails or lacks its snapshot): the zoo does not run it a second time, item by
+    item."""
     script = (ROOT / "scripts" / "test.sh").read_text(encoding="utf-8")
-    assert "--mcs-only" in script and 'mcs_conformance.strategies:$strategy' in script
-    loop = next(line for line in script.splitlines() if line.startswith("for strategy in"))
-    assert set(REFERENCES.values()) <= set(re.findall(r"\w+", loop)), loop
+    step = next(line for line in script.splitlines() if line.startswith('run "$PY" scripts/release.py'))
+    assert "--reference" not in step and "--skip-install" not in step, step
+    spec = importlib.util.spec_from_file_location("release_for_zoo", ROOT / "scripts" / "release.py")
+    release = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = release
+    spec.loader.exec_module(release)
+    folders = release.reference_folders()
+    for fmt, cls in REFERENCES.items():
+        assert folders.get(fmt) == f"{fmt}@mcs_conformance.strategies.{cls}", (fmt, folders)
 
 
 # The bases that open the reference's folding up into steps carry no bug of their own.
