@@ -5,8 +5,9 @@ call waits for the reply with a clock and a memory watch of its own, so a peer t
 is killed by a signal, grows past its memory limit, hangs or writes something that is no
 reply ends the call with a :class:`PeerFailure` (a ``BaseException``: neither a check's
 ``except Exception``, nor hypothesis, nor the buffer's MalformedChunk wrapping catches it)
-that says what happened. The peer is then killed (its whole process group), and the next
-call starts a new one.
+that says what happened. The peer is then killed (its whole process group, and every
+process that carries its mark, :data:`MARK`, in its environment: a descendant that left
+the group with ``setsid`` too), and the next call starts a new one.
 
 :func:`bridged` returns the strategy object: its members are the peer's, a stream's
 message is fetched when it is read (``Accumulator.defer``), and :meth:`BridgedStrategy.cpu_time`
@@ -20,6 +21,7 @@ import ctypes
 import itertools
 import os
 import select
+import uuid
 import signal
 import subprocess
 import threading
@@ -38,6 +40,7 @@ __all__ = ["BridgedStrategy", "Peer", "PeerFailure", "PeerStartError", "bridged"
 POLL = 0.02  # seconds between looks at a peer's memory and clock while a call is outstanding
 MAX_LINE = 64 << 20  # bytes: a reply longer than this is a peer that never ends its line
 CRASHES_TO_TRIP = 3  # a member whose calls ended the peer this often is not called again
+MARK = "MCS_BRIDGE_PEER"  # set in a peer's environment to a token of its own: its descendants inherit it
 _STREAM = "mcs_bridge_stream"
 _LIVE: "weakref.WeakSet[Peer]" = weakref.WeakSet()
 
@@ -83,6 +86,8 @@ class Peer:
         self._lifeline = -1
         self._scanned = 0  # how much of _buf holds no newline
         self._reader = threading.Thread()
+        self._token = ""  # this process's MARK value
+        self._last: tuple[int, str, str] | None = None  # (id, member, item) of the last reply read
         self._page = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
         self._tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
         where = os.environ.get("MCS_BRIDGE_TRANSCRIPT")  # every line both ways, for checking a peer
@@ -134,9 +139,12 @@ class Peer:
         self._buf.clear()
         self._scanned = 0
         self._stderr.clear()
+        self._last = None
+        self._token = uuid.uuid4().hex
         watcher, group = self._watch_group()
+        env = {**(os.environ if self.env is None else self.env), MARK: self._token}
         self._proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      cwd=self.cwd, env=self.env, bufsize=0, preexec_fn=_die_with_parent,
+                                      cwd=self.cwd, env=env, bufsize=0, preexec_fn=_die_with_parent,
                                       **({"process_group": group} if watcher else {"start_new_session": True}))
         self._watcher, self._group = watcher, group if watcher else self._proc.pid
         self.generation += 1
@@ -148,11 +156,16 @@ class Peer:
     def _watch_group(self) -> tuple[subprocess.Popen[bytes] | None, int]:
         """A process group for the peer, led by a shell that waits on a pipe only this process
         can write to: when this process dies, however, the pipe closes and the shell kills the
-        group, so a peer started through a wrapper (``sh -c``, ``npx``) leaves nothing behind."""
+        processes that carry the peer's mark (its descendants, those that left the group with
+        ``setsid`` included), then the group, so a peer started through a wrapper (``sh -c``,
+        ``npx``) leaves nothing behind."""
+        marked = f"grep -lzxF {MARK}={self._token} /proc/[0-9]*/environ 2>/dev/null"
         try:
             read_end, self._lifeline = os.pipe()
             os.set_inheritable(self._lifeline, False)
-            watcher = subprocess.Popen(["sh", "-c", f"read _ <&{read_end}; kill -KILL 0"], pass_fds=(read_end,),
+            script = (f"read _ <&{read_end}; for f in $({marked}); do p=${{f#/proc/}}; kill -KILL ${{p%/environ}}; "
+                      "done; kill -KILL 0")
+            watcher = subprocess.Popen(["sh", "-c", script], pass_fds=(read_end,),
                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                        process_group=0)  # a group of its own in this session, which the peer joins
             os.close(read_end)
@@ -168,7 +181,8 @@ class Peer:
         return self._proc is not None and self._proc.poll() is None
 
     def kill(self) -> None:
-        """Kill the peer's whole process group (its watcher too) and reap them."""
+        """Kill the peer's whole process group (its watcher too) and every process that carries
+        its mark (a descendant that left the group), and reap them."""
         proc, self._proc = self._proc, None
         if proc is None:
             return
@@ -176,6 +190,7 @@ class Peer:
             os.killpg(self._group, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        _kill_marked(self._token)
         _reap(proc)
         if self._watcher is not None:
             _reap(self._watcher)
@@ -234,6 +249,7 @@ class Peer:
     def _exchange(self, request: dict[str, Any], member: str) -> Any:
         proc = self._proc
         assert proc is not None
+        self._unasked(proc, member)
         request["id"] = rid = next(self._ids)
         try:
             data = encode(request)
@@ -248,15 +264,10 @@ class Peer:
         except PeerFailure as exc:
             if exc.cause in ("exit", "signal", "memory"):
                 self._crashed(member, f"ended the peer {CRASHES_TO_TRIP} times", exc)
-            elif exc.cause == "time":
-                self.tripped.setdefault(member, f"did not answer within {self.timeout:g} s in {self._where()}")
-            raise
+            raise  # a time-out is the suite's to weigh (its time limits put the member on a leash)
         except BaseException:
             # interrupted (the check's own time limit, ^C): the peer's state is unknown
             self.kill()
-            if time.monotonic() - started >= self.timeout / 2 > 0:
-                self.tripped.setdefault(member, f"was interrupted after {time.monotonic() - started:.1f} s in "
-                                                f"{self._where()}")
             raise
         if "error" in reply:
             raise error_from_wire(reply["error"])
@@ -289,7 +300,11 @@ class Peer:
                     if self._transcript is not None:
                         self._transcript.write(b"< " + line + b"\n")
                         self._transcript.flush()
-                    return self._reply(line, rid, member)
+                    reply = self._reply(line, rid, member)
+                    self._last = (rid, member, self._where())
+                    if self._buf:  # written with the reply: it follows this reply, which it is charged to
+                        self._unasked(proc, member, waited=False)
+                    return reply
             now = time.monotonic()
             if now - checked >= POLL:
                 checked = now
@@ -316,8 +331,29 @@ class Peer:
         if proc.poll() is not None:
             self._fail_ended(proc, member)
 
+    def _unasked(self, proc: subprocess.Popen[bytes], member: str, waited: bool = True) -> None:
+        """Fail when the peer wrote something after its last reply that no request asked for
+        (looked for before each request, and right after a reply): the failure names the
+        reply it followed, the request, its member and the item that made it."""
+        if not self._buf:
+            if not waited or not select.select([proc.stdout.fileno()], [], [], 0)[0]:
+                return
+            chunk = os.read(proc.stdout.fileno(), 1 << 16)
+            if not chunk:
+                return  # the peer closed its stdout: the next read reports how it ended
+            self._buf += chunk
+        shown = _shown(bytes(self._buf).partition(b"\n")[0])
+        after = (f"after its reply to request {self._last[0]} ({self._last[1]}, in {self._last[2]})"
+                 if self._last else "before any request")
+        self.kill()
+        raise PeerFailure(f"the peer broke the protocol {after}: it wrote a line that nothing asked for; it was killed",
+                          cause="protocol", member=self._last[1] if self._last else member,
+                          detail=f"the line: {shown}\n{self.stderr_tail()}".rstrip())
+
     def _fail_ended(self, proc: subprocess.Popen[bytes], member: str) -> None:
+        self._drain_stdout(proc)
         code = _reap(proc)
+        partial = f"its last output, a line it never ended: {_shown(bytes(self._buf))}\n" if self._buf else ""
         self.kill()  # joins the stderr reader, which has then read the last lines
         if code is None:
             how, cause = "closed its stdout", "exit"
@@ -329,15 +365,27 @@ class Peer:
             cause = "signal"
         else:
             how, cause = f"exited with code {code}", "exit"
-        raise PeerFailure(f"the peer {how} while serving {member}", cause=cause, member=member,
-                          detail=self.stderr_tail())
+        raise PeerFailure(f"the peer {how} while serving {member}" + (" after writing part of a line" if partial else ""),
+                          cause=cause, member=member, detail=(partial + self.stderr_tail()).rstrip())
+
+    def _drain_stdout(self, proc: subprocess.Popen[bytes]) -> None:
+        """Read what the peer wrote to stdout before it ended (up to the line limit)."""
+        try:
+            fd = proc.stdout.fileno()
+            while len(self._buf) <= MAX_LINE and select.select([fd], [], [], 0)[0]:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    break
+                self._buf += chunk
+        except (OSError, ValueError):
+            pass
 
     def _reply(self, line: bytes, rid: int, member: str) -> dict[str, Any]:
         def broken(what: str) -> PeerFailure:
             self.kill()
-            shown = line[:200].decode("utf-8", "replace") + ("..." if len(line) > 200 else "")
             return PeerFailure(f"the peer broke the protocol serving {member}: {what}; it was killed",
-                               cause="protocol", member=member, detail=f"the line: {shown}\n{self.stderr_tail()}".rstrip())
+                               cause="protocol", member=member,
+                               detail=f"the line: {_shown(line)}\n{self.stderr_tail()}".rstrip())
 
         try:
             reply = decode(line)
@@ -346,6 +394,9 @@ class Peer:
         if not isinstance(reply, dict) or ("ok" in reply) == ("error" in reply):
             raise broken("it wrote a line that is no reply (an object with 'id' and one of 'ok' or 'error')")
         if reply.get("id") != rid:
+            if self._last is not None and reply.get("id") == self._last[0]:
+                raise broken(f"it answered request {rid} with the id {reply.get('id')!r}, that of its reply before "
+                             f"({self._last[1]}, in {self._last[2]}): a second reply to it, written late")
             raise broken(f"it answered request {rid} with the id {reply.get('id')!r}")
         if "error" in reply:
             try:
@@ -522,6 +573,33 @@ def _hello_problem(hello: Any) -> str | None:
     if not isinstance(hello.get("implementation", {}), dict):
         return "its handshake's implementation is not an object"
     return None
+
+
+def _shown(line: bytes) -> str:
+    return line[:200].decode("utf-8", "replace") + (f"... ({len(line):,} bytes)" if len(line) > 200 else "")
+
+
+def _kill_marked(token: str) -> None:
+    """SIGKILL every process whose environment carries ``MARK=token`` (a peer's descendants,
+    those that left its process group included), looking again while new ones appear."""
+    if not token or not os.path.isdir("/proc"):
+        return
+    needle = f"{MARK}={token}".encode() + b"\0"
+    for _ in range(5):  # a process that forks while it is being killed leaves a child to find next time
+        found = 0
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/environ", "rb") as f:
+                    marked = needle in f.read() + b"\0"
+                if marked:
+                    os.kill(int(entry), signal.SIGKILL)
+                    found += 1
+            except (OSError, ValueError):
+                continue
+        if not found:
+            return
 
 
 def _dropped(peer_ref: "weakref.ref[Peer]", held: tuple[int, int]) -> None:

@@ -82,6 +82,9 @@ def _replay(request: pytest.FixtureRequest) -> None:
         props["text"] = _printable(f"differs from the reference's choice ({v.level}): {v.failure.summary}")
     elif v.outcome in ("no-snapshot", "skipped"):
         props["text"] = v.note
+    cause = getattr(v.failure, "cause", None)
+    if cause is not None and v.outcome == "failed":  # a time-out or a peer that failed: the summary names the first
+        props["cause"], props["problem"] = cause, _printable(v.failure.summary[:500])
     item.user_properties.append(("mcs-conformance", props))
     if v.outcome == "failed":
         raise v.failure

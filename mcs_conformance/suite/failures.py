@@ -230,7 +230,8 @@ def describe_failure(conf: Any, check: Any, label: str, case: Any, failure: Any,
     saved = getattr(failure, "counterexample", None)
     if saved:
         body += ["", f"counterexample case written to {saved} (ready for --mcs-corpus)"]
-    tail = ["", f"why it matters: {check.why}", f"reproduce: {reproduce(conf, check.id, label, case)}"]
+    why = getattr(failure, "why", "") or check.why  # a time-out or a peer that failed says why of its own
+    tail = ["", f"why it matters: {why}", f"reproduce: {reproduce(conf, check.id, label, case)}"]
     if budget.lines is not None and len(head) + len(body) + len(tail) > budget.lines:
         keep = max(budget.lines - len(head) - len(tail) - 1, 5)
         left = len(body) - keep

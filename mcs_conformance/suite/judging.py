@@ -63,13 +63,15 @@ def judge(conf: Any, item: Any) -> Verdict:
     except Failure as exc:
         failure = exc
     except CheckTimeout as exc:
-        failure = Failure(str(exc))
+        failure = _interrupted(Failure(str(exc)), "time")
     except PeerFailure as exc:
-        failure = Failure(f"the strategy's process: {exc}" + (" (fix that first: the suite does not call it again)"
-                                                              if exc.cause == "tripped" else ""), detail=exc.detail)
+        failure = _interrupted(Failure(f"the strategy's process: {exc}" + (
+            " (fix that first: the suite does not call it again)" if exc.cause == "tripped" else ""),
+            detail=exc.detail), exc.cause)
     except StrategyTripped as exc:
-        failure = Failure(f"not run: {exc} (fix that first: after a time-out the suite does not call the "
-                          "method again, so a hanging strategy's run ends in minutes)")
+        failure = _interrupted(Failure(
+            f"not run: {exc} (fix that first: after a time-out the suite does not call the method again on the input "
+            "it hung on, nor at all once it hung on several, so a hanging strategy's run ends in minutes)"), "tripped")
     except BaseException as exc:  # noqa: BLE001 -- sorted below: the strategy's, or the suite's own
         failure = _strategy_failure(exc, conf.subject.strategy)
         if failure is None:
@@ -90,6 +92,29 @@ def judge(conf: Any, item: Any) -> Verdict:
         return Verdict("differs", level, failure)
     write_counterexample(conf, check, case, failure)
     return Verdict("failed", level, failure)
+
+
+# what a failure that is no answer of the strategy's says in place of the check's rationale
+_WHY = {
+    "time": "a strategy method that does not return stalls the driver's stream, and the check's own rule could not be "
+            "judged (docs/authoring.md: a slow or hanging strategy)",
+    "exit": "the strategy's process ended before it answered: a driver running it in-process would have gone down "
+            "with it, and the check's own rule could not be judged (docs/bridge.md, What happens when a peer fails)",
+    "protocol": "a peer that writes what protocol 1 does not allow cannot be read: its answers are not its "
+                "strategy's, so the check's own rule could not be judged (docs/bridge.md, The protocol)",
+    "start": "the strategy's process could not be started again, so the check's own rule could not be judged "
+             "(docs/bridge.md, What happens when a peer fails)",
+    "tripped": "the strategy failed the same way before (the first failure above names where); the check's own rule "
+               "was not judged",
+}
+_WHY["signal"] = _WHY["memory"] = _WHY["exit"]
+
+
+def _interrupted(failure: Any, cause: str) -> Any:
+    """A failure that is no answer of the strategy's (a time-out, a peer that failed): it
+    carries its cause, and says why it matters instead of the check's rationale."""
+    failure.cause, failure.why = cause, _WHY.get(cause, "")
+    return failure
 
 
 def _strategy_failure(exc: BaseException, strategy: Any) -> Any:

@@ -40,6 +40,9 @@ class Reporting:
                 outcome = "failed"
             text = props.get("text", "") or (report.longreprtext if report.failed else "")
             self.summary.add(check_id, label, outcome, text, props.get("level") or self.checks[check_id].level)
+            if props.get("cause"):
+                interrupted = self.__dict__.setdefault("interrupted", [])
+                interrupted.append((name, props["cause"], props.get("problem", "")))
 
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
         return [
@@ -89,6 +92,15 @@ class Reporting:
                 f"commit the renames in {self._golden_shown()}/ (docs/ci.md, Migrating)", yellow=True, bold=True)
         if not self.summary.results:
             return
+        interrupted = self.__dict__.get("interrupted", [])
+        firsts = [i for i in interrupted if i[1] != "tripped"]
+        if firsts:
+            name, _, problem = firsts[0]
+            later = len(interrupted) - 1
+            terminalreporter.write_line(
+                f"mcs-conformance: {len(interrupted)} item(s) failed on a time limit or the strategy's process rather "
+                f"than on an answer; the first was {name}: {problem}"
+                + (f" (fix it first: {later} more followed)" if later else ""), red=True, bold=True)
         terminalreporter.section("mcs-conformance summary")
         verbose = config.getoption("verbose") > 0
         for line in self.summary.lines(verbose=verbose):

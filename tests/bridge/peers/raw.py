@@ -5,7 +5,9 @@ protocol in the way its first argument names:
 - ``wrong-id``: answers with the id of the request after it;
 - ``bad-json``: writes a reply cut off in the middle;
 - ``not-reply``: writes a JSON line that is no reply, then the reply;
-- ``endless-line``: writes bytes with no newline, 2 GiB at most, then sleeps.
+- ``endless-line``: writes bytes with no newline, 2 GiB at most, then sleeps;
+- ``extra-line``: writes the reply, then a second copy of it that nothing asked for;
+- ``truncated-exit``: writes the first half of the reply, no newline, and exits with code 0.
 
 ``python raw.py MODE [TOKEN]``: the token is not read; it marks the process for the test
 that looks for processes left behind.
@@ -105,6 +107,11 @@ def main():
                 for _ in range(2048):
                     _write(block)
                 time.sleep(60)
+            elif mode == "extra-line":
+                data += data
+            elif mode == "truncated-exit":
+                _write(data[: len(data) // 2])
+                sys.exit(0)
         _write(data)
 
 

@@ -1,0 +1,29 @@
+"""A strategy that, on the marked chunk, starts a child in a session of its own (``setsid``:
+it leaves the peer's process group, as a daemonising helper does) and goes on serving; every
+item passes. The child sleeps for five minutes: a run that leaves it behind is caught by the
+test's look for processes carrying the run's token."""
+
+import os
+import subprocess
+import sys
+
+from mcs_conformance.strategies import TextStrategy
+
+from . import marked
+
+
+class StartsSessionOnMarker(TextStrategy):
+    def accumulate(self, acc, chunk):
+        if marked(chunk):
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return super().accumulate(acc, chunk)
+
+
+class StartsSessionThenExits(TextStrategy):
+    def accumulate(self, acc, chunk):
+        if marked(chunk):
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            os._exit(3)
+        return super().accumulate(acc, chunk)
