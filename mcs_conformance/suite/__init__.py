@@ -3,7 +3,7 @@
 The plugin (:mod:`.plugin`: options and collection; :mod:`.judging`: running one check
 with time limits and blame; :mod:`.reporting`: the summary, badge and counterexamples),
 how a strategy is named and run (:mod:`.loader`, :mod:`.settings`, :mod:`.profiles`,
-:mod:`.time_limits`), the checks (:mod:`.invariants`) and what they feed (:mod:`.generators`,
+:mod:`.time_limits`, and :mod:`.formats`: which format's cases are its own), the checks (:mod:`.invariants`) and what they feed (:mod:`.generators`,
 :mod:`.derive`, :mod:`.synthesize`, :mod:`.json_patterns`), what an author may declare
 (:mod:`.expectations`), and what a failure says (:mod:`.failures`, :mod:`.report`,
 :mod:`.snapshots`, :mod:`.explain`).

@@ -43,6 +43,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("mcs-conformance", "MCS streaming tool-call extraction conformance")
     group.addoption("--mcs-strategy", metavar="MODULE:ATTR", help="Strategy under test: a class, zero-argument factory or instance; or exec:COMMAND, a bridge peer in any language (docs/bridge.md).")
     group.addoption("--mcs-corpus", metavar="DIR", action="append", default=[], help="Add your own cases and descriptors (repeatable; also 'corpus' in [tool.mcs-conformance]).")
+    group.addoption("--mcs-format", metavar="FORMAT", help="The format whose cases are the strategy's own, when its name is no format's (also 'format'; default: its name, else the bundled format whose streams it recognizes).")
     group.addoption("--mcs-corpus-version", metavar="VERSION", help="Fail unless the bundled corpus has this version.")
     group.addoption("--mcs-case", metavar="ID", action="append", default=[], help="Run only this case id (repeatable).")
     group.addoption("--mcs-check", metavar="ID", action="append", default=[], help="Run only this invariant id (repeatable).")
@@ -135,8 +136,10 @@ class Conformance(Reporting):
         self.checks = CHECKS
         try:
             with deadline(self.timeout, self.breaker):
+                self._choose_format()
                 self.subject.claimed_first = self._claimed_first()
                 self.planned = self.plan()
+                self.summary.header["formats"] = self._formats_run()
         except CheckTimeout as exc:
             raise pytest.UsageError(f"--mcs-strategy {spec}: planning the run timed out: {exc}") from None
         except StrategyTripped as exc:
@@ -160,6 +163,28 @@ class Conformance(Reporting):
         self.renamed_snapshots = [] if hasattr(config, "workerinput") else rename_legacy_snapshots(
             self.snapshot_dir / "__snapshots__" / "golden",
             [f"{c.id}[{label}]" for c, label, _ in self.planned if c.id.startswith("GOLDEN-")])
+
+    def _choose_format(self) -> None:
+        """The format whose cases are the strategy's own (:mod:`.formats`); when it is not the
+        strategy's name, the run reads that format's cases under the strategy's name."""
+        from .formats import FormatError, adopt, choose_format
+
+        declared = self.config.getoption("mcs_format") or self.settings.format
+        try:
+            self.format = choose_format(self.subject.strategy, self.corpus, declared, is_text=self.subject.is_text)
+        except FormatError as exc:
+            option = "--mcs-format" if self.config.getoption("mcs_format") else f"{self.settings.source} format:"
+            raise pytest.UsageError(f"{option} {declared}: {exc}") from None
+        self.corpus = self.subject.corpus = adopt(self.corpus, self.format)
+        self.subject.stands_for = self.format.adopted
+
+    def _formats_run(self) -> dict[str, Any]:
+        """For the summary: the strategy's own format, how it was found, and the bundled format
+        of each bundled case (an adopted format's cases keep their ids, whose prefix is the
+        format's own name); the summary counts the items that ran per format."""
+        self.summary.bundled_cases = {case.id: case.id.split("/", 1)[0] for case in self.corpus.cases
+                                      if _bundled(case.source)}
+        return {"own": self.format.format, "how": self.format.how, "note": self.format.note}
 
     def _lint(self) -> None:
         """Descriptor mistakes in the author's corpus are a usage error before any check runs:

@@ -32,6 +32,7 @@ class Summary:
     def __init__(self, header: dict[str, Any]) -> None:
         self.header = header
         self.results: dict[str, dict[str, Any]] = {}
+        self.bundled_cases: dict[str, str] = {}  # bundled case id -> its format, for the formats line
 
     def add(self, check_id: str, case: str, outcome: str, message: str = "", level: str | None = None) -> None:
         self.results[f"{check_id}[{case}]"] = {"id": check_id, "case": case, "outcome": outcome, "level": level,
@@ -62,10 +63,25 @@ class Summary:
                 by_id[r["id"]] = by_id.get(r["id"], True) and r["outcome"] not in ("failed", "error")
         return sum(by_id.values()), len(by_id)
 
+    def formats(self) -> dict[str, Any] | None:
+        """The header's ``formats`` with, per bundled format, the cases and items that ran."""
+        if "formats" not in self.header:
+            return None
+        counts: dict[str, list[Any]] = {}
+        for r in self.results.values():
+            fmt = self.bundled_cases.get(r["case"])
+            if fmt is not None:
+                entry = counts.setdefault(fmt, [set(), 0])
+                entry[0].add(r["case"])
+                entry[1] += 1
+        return {**self.header["formats"],
+                "bundled": {f: {"cases": len(c), "items": n} for f, (c, n) in sorted(counts.items())}}
+
     def as_json(self) -> dict[str, Any]:
         ok, total = self.invariants()
         return {
             **self.header,
+            **({"formats": self.formats()} if "formats" in self.header else {}),
             "invariants": {"passing": ok, "total": total},
             "families": {f: {k: c.get(k, 0) for k in OUTCOMES} for f, c in self.families().items()},
             "levels": {lv: {k: c.get(k, 0) for k in OUTCOMES} for lv, c in self.levels().items()},
@@ -78,6 +94,7 @@ class Summary:
             f"mcs-conformance {h['package_version']} | corpus {h['corpus_version']} ({h['corpus_hash'][:19]}) | "
             f"strategy {h['strategy']} ({h['spec']}) | gate {h.get('gate', 'should')}",
             *([f"through the bridge: {_peer(h['peer'])}"] if h.get("peer") else []),
+            *_formats_lines(self.formats()),
             f"{'family':<10} {'passed':>7} {'failed':>7} {'differs':>8} {'xfailed':>8}",
         ]
         for fam, c in self.families().items():
@@ -114,6 +131,27 @@ class Summary:
         return [json_path, md_path]
 
 
+_HOW = {"name": "by its name", "declared": "declared with --mcs-format / format",
+        "recognized": "recognized: it claims the first chunk of the format's streams"}
+
+
+def _formats_lines(formats: dict[str, Any] | None) -> list[str]:
+    """Which format's cases are the strategy's own, and which bundled formats the run held."""
+    if not formats:
+        return []
+    own, bundled = formats.get("own"), formats.get("bundled", {})
+    if own is None:
+        first = f"its format: none ({formats.get('note', '')})"
+    else:
+        mine = bundled.get(own)
+        held = (f"bundled: {mine['cases']} cases, {mine['items']} items run" if mine
+                else "no bundled case of it run")
+        first = f"its format: {own} ({_HOW.get(formats.get('how'), formats.get('how'))}; {held})"
+    others = [f"{f} ({c['items']} items)" for f, c in bundled.items() if f != own]
+    return [first] + ([f"other bundled formats run (their shapes refused, the chain's routing): {', '.join(others)}"]
+                      if others else [])
+
+
 def _level_line(level: str, c: Counter) -> str:
     parts = [f"{c['passed']} passed", f"{c['failed']} failed"]
     if c["differs"]:
@@ -137,6 +175,7 @@ def markdown(report: dict[str, Any]) -> str:
         f"package {report['package_version']} · corpus {report['corpus_version']} · `{report['corpus_hash']}` · "
         f"`{report['spec']}` · gate {report.get('gate', 'should')}",
         "",
+        *[line for text in _formats_lines(report.get("formats")) for line in (text, "")],
         "| family | passed | failed | differs | expected-fail |",
         "|---|---:|---:|---:|---:|",
     ]

@@ -10,6 +10,7 @@ to one run lives here too, so CI and a developer's shell run the same suite::
     expect-fail = [{ id = "...", case = "...", reason = "..." }]
     chain = ["my_pkg:CohereStrategy", "mcs_conformance.strategies:TextStrategy"]
     backup = "mcs_conformance.strategies:TextStrategy"
+    format = "anthropic-messages"               # the format whose cases are the strategy's own
     isolate = false                             # true: the strategy runs in a child process
     memory-limit = 2048                         # MiB, for a strategy in a child process
 
@@ -19,7 +20,8 @@ fall-through) run on it instead of the reference chain. The strategy under test 
 it by its spec, or stands in for the member of its name, or is put in as in the default
 chain (a native before the first text strategy, a text one last). ``backup`` is the text
 strategy a leaked call falls through to (``--mcs-backup MODULE:ATTR``; default: the chain's
-last text strategy).
+last text strategy). ``format`` names the format whose cases are the strategy's own when its
+``name`` is no format's (``--mcs-format FORMAT``; :mod:`.formats`).
 
 Command-line options win over the table; corpus folders from both are loaded. The suite
 still runs only with ``--mcs-strategy`` (or ``mcs-conformance check``).
@@ -35,7 +37,7 @@ from typing import Any
 __all__ = ["GATES", "ProjectSettings", "SettingsError", "load_settings"]
 
 GATES = ("must", "should", "reference")
-_KEYS = {"corpus", "gate", "snapshot-dir", "expect-fail", "chain", "backup", "isolate", "memory-limit"}
+_KEYS = {"corpus", "gate", "snapshot-dir", "expect-fail", "chain", "backup", "format", "isolate", "memory-limit"}
 MEMORY_LIMIT = 2048.0  # MiB: a bridged strategy's process past this resident memory is killed
 
 
@@ -51,6 +53,7 @@ class ProjectSettings:
     snapshot_dir: Path | None = None
     chain: tuple[str, ...] = ()  # MODULE:ATTR specs of the author's chain, in order
     backup: str | None = None  # MODULE:ATTR of the backup text strategy
+    format: str | None = None  # the format whose cases are the strategy's own, when its name is no format's
     isolate: bool = False  # run a MODULE:ATTR strategy in a child process, through the bridge
     memory_limit: float = MEMORY_LIMIT
     raw: dict[str, Any] = field(default_factory=dict)
@@ -92,6 +95,9 @@ def load_settings(pyproject: Path) -> ProjectSettings:
     backup = table.get("backup")
     if backup is not None and (not isinstance(backup, str) or ":" not in backup):
         raise SettingsError(f"{where}: backup must be a 'package.module:Attr' path of a text strategy")
+    fmt = table.get("format")
+    if fmt is not None and (not isinstance(fmt, str) or not fmt):
+        raise SettingsError(f"{where}: format must be a format name, such as \"gemini\"")
     isolate = table.get("isolate", False)
     if not isinstance(isolate, bool):
         raise SettingsError(f"{where}: isolate must be true or false")
@@ -104,6 +110,7 @@ def load_settings(pyproject: Path) -> ProjectSettings:
         memory_limit=float(memory),
         chain=tuple(chain),
         backup=backup,
+        format=fmt,
         corpus=tuple(base / c for c in corpus),
         gate=gate,
         snapshot_dir=base / snapshots if snapshots else None,

@@ -143,6 +143,7 @@ class Subject:
     settings: dict[str, Any] = field(default_factory=dict)
     backup_factory: Callable[[], ExtractionStrategy] | None = None
     claimed_first: dict[str, str] = field(default_factory=dict)  # own case id -> the reference strategy claiming it first
+    stands_for: str | None = None  # the format whose cases it runs under its own name (suite/formats.py)
 
     @property
     def name(self) -> str:
@@ -165,13 +166,16 @@ class Subject:
     def chain(self) -> ExtractionChain:
         """A fresh chain with the strategy in its place (DESIGN: The plugin): the author's
         declared one, else the default chain. The strategy stands in for the member of its
-        name; else a native one goes before the first text strategy, a text one last."""
+        name (or of the format it stands for); else a native one goes before the first text
+        strategy, a text one last."""
         from ...reference.strategies import default_chain
 
         base = list((self.chain_factory or default_chain)())
         names = [s.name for s in base]
         if self.name in names:
             base[names.index(self.name)] = self.strategy
+        elif self.stands_for in names:
+            base[names.index(self.stands_for)] = self.strategy
         elif self.is_text:
             base.append(self.strategy)
         else:
