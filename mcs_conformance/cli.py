@@ -65,10 +65,12 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
 
         findings = lint_corpus(corpus)
         for finding in findings:
-            print(f"error: {finding}", file=sys.stderr)
-        if findings:
-            print(f"{len(findings)} descriptor mistake(s): the checks that read through these fields would blame the "
-                  "strategy for them", file=sys.stderr)
+            print(f"{finding.severity}: {finding}", file=sys.stderr)
+        errors = [f for f in findings if f.severity != "warning" or args.strict]
+        if errors:
+            print(f"{len(errors)} descriptor mistake(s): the checks that read through these fields would blame the "
+                  "strategy for them" if not args.strict else f"{len(errors)} descriptor finding(s) (--strict)",
+                  file=sys.stderr)
             return 1
         print(f"ok: {len(corpus.cases)} cases and {len(corpus.descriptors)} descriptors are valid ({corpus.content_hash})")
         return 0
@@ -217,6 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
                                          "descriptor paths that select nothing in any case (corpus_tools/lint.py)")
     v.add_argument("dirs", nargs="*")
     v.add_argument("--with-bundled", action="store_true", help="validate the folders together with the bundled corpus")
+    v.add_argument("--strict", action="store_true", help="exit 1 on warnings too (a descriptor path that selects "
+                                                          "nothing in any case)")
     li = csub.add_parser("list", help="list case ids, tags and provenance counts")
     li.add_argument("dirs", nargs="*")
     im = csub.add_parser("import", help="turn a capture (a capture folder, or a raw SSE or JSONL file) into a case file")

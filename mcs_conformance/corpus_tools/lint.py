@@ -6,6 +6,13 @@ that read through such a path report it as the strategy's failure. This lint fin
 mistakes from the corpus alone, so the plugin and ``mcs-conformance corpus validate`` report
 them as corpus errors before any check runs.
 
+Two severities. A path that selects nothing in any case is a **warning**: a misspelled key, or a
+field no case has yet (a forward-looking entry), which can blame no strategy (the plugin runs
+without a ``history.replay`` rule whose message path selects nothing, the one such field a check
+would compare against the strategy's output). A history path that the history schema rules out,
+and a stream no chunk of which the descriptor can route, are **errors**: the checks that read
+through them would fail the strategy for the descriptor's mistake.
+
 The rule for a path is "selects nothing in any case it applies to", never "in one case": an
 optional key (a refusal text, a thinking signature) is absent from most cases of a format,
 and that is normal; a path that no recording of the format ever fills is a typo (or a field
@@ -36,6 +43,7 @@ class Finding:
     field: str  # e.g. history.replay[0].message
     problem: str
     cases: tuple[str, ...] = ()
+    severity: str = "error"  # "warning": the path selects nothing in any case (see the module text)
 
     def __str__(self) -> str:
         shown = ", ".join(self.cases[:3]) + (f" and {len(self.cases) - 3} more" if len(self.cases) > 3 else "")
@@ -123,11 +131,11 @@ def _unmatched(descriptor: Descriptor, field: str, pattern: list[Any], keys: tup
         return [Finding(descriptor.format, descriptor.source, field,
                         f"{pattern!r} selects nothing in any {what} of the {len(ids)} {descriptor.format} case(s) it "
                         f"applies to: a misspelled key, or a field none of the cases has (add a case that has it, or drop the "
-                        f"entry)", ids)]
+                        f"entry)", ids, "warning")]
     missing = [k for k in keys if k not in seen_keys]
     return [Finding(descriptor.format, descriptor.source, field.replace(".at", ".keys"),
                     f"{', '.join(map(repr, missing))} at {pattern!r} is in no chunk of the {len(ids)} "
-                    f"{descriptor.format} case(s) it applies to: a misspelled key?", ids)]
+                    f"{descriptor.format} case(s) it applies to: a misspelled key?", ids, "warning")]
 
 
 def _unroutable(descriptor: Descriptor, streams: list[Case]) -> Iterator[Finding]:

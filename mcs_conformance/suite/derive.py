@@ -120,6 +120,14 @@ class Spliced:
     renamed: dict[str, str] = field(default_factory=dict)
 
 
+def shift_offset(first: list[Any], pattern: list[Any]) -> int:
+    """How far a splice raises the positions ``pattern`` selects in the second turn: one more
+    than the largest integer it selects in ``first`` (0 when it selects none). Each ``shift``
+    pattern has its own offset: a block index and an output index count apart."""
+    taken = [v for chunk in first for _, v in find(chunk, pattern) if isinstance(v, int) and not isinstance(v, bool)]
+    return max(taken) + 1 if taken else 0
+
+
 def splice(first: list[Any], second: list[Any], descriptor: Descriptor, names: tuple[str, str] = ("A", "B")) -> Spliced:
     """The content of ``first`` placed before the content of ``second``: the head and body of
     the first, the content its completion chunks carry beside their end keys
@@ -137,8 +145,7 @@ def splice(first: list[Any], second: list[Any], descriptor: Descriptor, names: t
     tail = copy_tree(second[hb:])
     renamed = _unique(first, tail, rules.get("unique", []))
     for pattern in rules.get("shift", []):
-        taken = [v for chunk in first for _, v in find(chunk, pattern) if isinstance(v, int) and not isinstance(v, bool)]
-        offset = max(taken) + 1 if taken else 0
+        offset = shift_offset(first, pattern)
         if offset:
             for chunk in tail:
                 for path, v in find(chunk, pattern):

@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from ..corpus_tools.corpus import Case, Descriptor
-from .derive import cut_completions, cut_points, end_rules, kept_completion, parts, pattern_text
+from .derive import cut_completions, cut_points, end_rules, kept_completion, parts, pattern_text, shift_offset
 from .generators import (
     carry_text,
     delta_sites,
@@ -83,6 +83,8 @@ def _derived(chunks: list[Any], d: Descriptor) -> dict[str, Any]:
         "splice": d.data.get("splice"),
         "end_keys": [{"at": None if r["at"] is None else pattern_text(r["at"]), "keys": r["keys"]} for r in end_rules(d)],
         "splice_kept": [{"chunk": i, "without": keys} for i, keys in kept_completion(chunks, d)],
+        "splice_shifts": [{"pattern": pattern_text(p), "shift": shift_offset(chunks, p)}
+                          for p in (d.data.get("splice") or {}).get("shift", [])],
     }
 
 
@@ -335,6 +337,9 @@ def _render_derived(derived: dict[str, Any] | None) -> list[str]:
                 ("same", "shift", "unique", "renumber", "concat") if splice.get(key)]
         out.append("  SPLICE-001 places this case's body before or after another case's; in the second turn "
                    + ("; ".join(said) if said else "nothing is changed"))
+        for item in derived["splice_shifts"]:
+            out.append(f"  as the first turn, the second turn's {item['pattern']} is raised by {item['shift']} (each "
+                       "shift pattern on its own: one more than the largest value it selects in this case)")
         out += _render_kept(derived)
     return out
 

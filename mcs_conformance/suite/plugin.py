@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +141,8 @@ class Conformance(Reporting):
                 self.subject.claimed_first = self._claimed_first()
                 self.planned = self.plan()
                 self.summary.header["formats"] = self._formats_run()
+                self.summary.header["unrun"] = self._unrun()
+                self.summary.header["descriptor_warnings"] = self.descriptor_warnings
         except CheckTimeout as exc:
             raise pytest.UsageError(f"--mcs-strategy {spec}: planning the run timed out: {exc}") from None
         except StrategyTripped as exc:
@@ -186,10 +189,23 @@ class Conformance(Reporting):
                                       if _bundled(case.source)}
         return {"own": self.format.format, "how": self.format.how, "note": self.format.note}
 
+    def _unrun(self) -> list[dict[str, str]]:
+        """The checks (of those --mcs-check selects) that collected no item for the strategy,
+        each with what kind of case or descriptor field would give it one: nothing goes unrun
+        without the summary saying so."""
+        planned = {c.id for c, _, _ in self.planned}
+        chosen = set(self.config.getoption("mcs_check"))
+        return [{"id": c.id, "needs": c.needs} for c in sorted(self.checks.values(), key=lambda c: c.id)
+                if c.id not in planned and (not chosen or c.id in chosen)]
+
     def _lint(self) -> None:
-        """Descriptor mistakes in the author's corpus are a usage error before any check runs:
-        the checks that read through a misspelled path would report it as the strategy's
-        failure (SPLIT, NOISE, HISTORY), item after item, with a diff that points nowhere."""
+        """Descriptor mistakes in the author's corpus, before any check runs. A path into the
+        history that the history schema rules out, or a stream the descriptor cannot route, is a
+        usage error: the checks that read through it would report it as the strategy's failure.
+        A path that selects nothing in any case (a misspelled key, or a field no case has yet)
+        is a warning the summary repeats; it can blame no strategy, since the run leaves out the
+        one kind of such field a check compares with the strategy's output (a ``history.replay``
+        rule whose message path selects nothing)."""
         from ..corpus_tools.lint import lint_descriptor
 
         findings = []
@@ -197,12 +213,21 @@ class Conformance(Reporting):
             if not _bundled(d.source):  # the bundled descriptors lint clean (tests/corpus_tools/test_lint.py)
                 schema = self.corpus.history_schemas.get(fmt) or _bundled_history(fmt)
                 findings.extend(lint_descriptor(d, self.corpus.for_format(fmt), schema))
-        if findings:
+        errors = [f for f in findings if f.severity != "warning"]
+        if errors:
             raise pytest.UsageError(
-                f"--mcs-corpus: {len(findings)} descriptor mistake(s), reported before the checks run (the checks "
+                f"--mcs-corpus: {len(errors)} descriptor mistake(s), reported before the checks run (the checks "
                 "that read through these fields would blame the strategy for them):\n"
-                + "\n".join(f"  {f}" for f in findings)
+                + "\n".join(f"  {f}" for f in errors)
                 + "\n  (mcs-conformance corpus validate DIR --with-bundled lists them; docs/descriptors.md)")
+        self.descriptor_warnings = [str(f) for f in findings if f.severity == "warning"]
+        dropped = {(f.format, f.field) for f in findings if f.severity == "warning" and f.field.startswith("history.replay[")}
+        for fmt in {fmt for fmt, _ in dropped}:
+            d = self.corpus.descriptors[fmt]
+            history = dict(d.data["history"])
+            history["replay"] = [r for i, r in enumerate(history["replay"])
+                                 if (fmt, f"history.replay[{i}].message") not in dropped]
+            self.corpus.descriptors[fmt] = replace(d, data={**d.data, "history": history})
 
     def _loaded(self, option: str, spec: str) -> Any:
         """The strategy at ``spec``, or a usage error naming the option and what is wrong. The

@@ -107,6 +107,14 @@ class Summary:
                 out.append(f"{self.count(outcome)} {words}")
         ok, total = self.invariants()
         out.append(f"invariants passing: {ok}/{total}")
+        warned = h.get("descriptor_warnings") or []
+        if warned:
+            out.append(f"descriptor warnings ({len(warned)}; a field that selects nothing checks nothing):")
+            out.extend(f"  {w}" for w in warned)
+        unrun = h.get("unrun") or []
+        if unrun:
+            out.append(f"checks that collected no item for this strategy ({len(unrun)}), and what would give them one:")
+            out.extend(f"  {u['id']}: {u['needs']}" for u in unrun)
         differs = [r for r in sorted(self.results.values(), key=lambda r: (r["id"], r["case"])) if r["outcome"] == "differs"]
         if differs:
             out.append(f"differences from the reference's choices ({len(differs)}; they do not fail the run at gate "
@@ -186,6 +194,14 @@ def markdown(report: dict[str, Any]) -> str:
         lines += ["", "| level | passed | failed | differs | expected-fail |", "|---|---:|---:|---:|---:|"]
         for lv, c in levels.items():
             lines.append(f"| {lv} | {c['passed']} | {c['failed']} | {c.get('differs', 0)} | {c['xfailed']} |")
+    warned = report.get("descriptor_warnings") or []
+    if warned:
+        lines += ["", "### Descriptor warnings (a field that selects nothing checks nothing)", ""]
+        lines.extend(f"- {w}" for w in warned)
+    unrun = report.get("unrun") or []
+    if unrun:
+        lines += ["", "### Checks that collected no item, and what would give them one", ""]
+        lines.extend(f"- `{u['id']}`: {u['needs']}" for u in unrun)
     for outcome, title in (("failed", "Failures"), ("error", "Errors of the suite itself"),
                            ("differs", "Differences from the reference's choices (not failing)"),
                            ("no-snapshot", "Golden snapshots still to create")):

@@ -49,7 +49,8 @@ class Reporting:
             f"mcs-conformance {__version__}: strategy {self.subject.name} ({self.spec}), corpus {self.corpus.version} "
             f"({len(self.corpus.cases)} cases, {self.corpus.content_hash[:19]}), hypothesis profile {self.profile}, "
             f"gate {self.gate}"
-        ] + ([f"mcs-conformance: through the bridge, peer {self.summary.header['peer']['command']} (pid "
+        ] + [f"mcs-conformance: descriptor warning: {w}" for w in getattr(self, "descriptor_warnings", [])] \
+          + ([f"mcs-conformance: through the bridge, peer {self.summary.header['peer']['command']} (pid "
               f"{self.subject.strategy.peer.pid}, docs/bridge.md)"] if "peer" in self.summary.header else [])
 
     def _updating_snapshots(self) -> bool:

@@ -151,3 +151,20 @@ def test_explain_says_what_the_derived_streams_do_with_a_case(capsys: pytest.Cap
     assert "PREFIX-003 closes each cut with the cut completion 'finish_reason length" in out
     assert '"finish_reason": "length"' in out
     assert "shift: $.choices[*].delta.tool_calls[*].index" in out and "unique: $.choices[*].delta.tool_calls[*].id" in out
+    assert "as the first turn, the second turn's $.choices[*].delta.tool_calls[*].index is raised by 2" in out
+
+
+def test_explain_prints_each_shift_pattern_its_own_offset(capsys: pytest.CaptureFixture[str]) -> None:
+    """splice.shift is computed per pattern, from the largest value that pattern selects in
+    the first turn (derive.shift_offset, which the splice itself uses)."""
+    from mcs_conformance.suite.derive import shift_offset
+
+    case = CORPUS.case("openai-responses/openai-web-search-tool-1")
+    d = CORPUS.descriptors["openai-responses"]
+    code, out, err = run(capsys, "openai-responses", "--case", case.id, "--json")
+    assert code == 0, err
+    shifts = json.loads(out)["derived"]["splice_shifts"]
+    patterns = d.data["splice"]["shift"]
+    assert len(shifts) == len(patterns) >= 1
+    assert [s["shift"] for s in shifts] == [shift_offset(case.chunks, p) for p in patterns]
+    assert any(s["shift"] > 0 for s in shifts)

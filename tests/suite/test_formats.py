@@ -140,3 +140,27 @@ def test_the_format_can_be_declared_in_the_table_and_a_wrong_one_is_a_usage_erro
                                       "--mcs-format=no-such-format")
     assert r.ret == pytest.ExitCode.USAGE_ERROR
     assert "--mcs-format no-such-format: 'no-such-format' is no format of the loaded corpus" in r.stderr.str()
+
+
+def test_the_summary_names_every_check_that_collected_no_item_and_what_would_give_it_one(
+        pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(mine="from mcs_conformance.strategies import TextStrategy\n\n"
+                             "class Mine(TextStrategy):\n    name = 'my-text'\n")
+    r = pytester.runpytest_subprocess("--mcs-strategy=mine:Mine", "--mcs-only", "-p", "no:cacheprovider",
+                                      "--mcs-check=RECOG-004", "--mcs-check=DONE-002", "--mcs-check=DONE-003",
+                                      "--mcs-report=report.json")
+    out = r.stdout.str()
+    assert r.ret == 0, out
+    assert "checks that collected no item for this strategy (2), and what would give them one:" in out
+    assert "  DONE-002: a stream case of its format cut before its completion signal" in out
+    assert "  DONE-003: a stream case of its format that must raise" in out
+    report = json.loads((pytester.path / "report.json").read_text())
+    assert [u["id"] for u in report["unrun"]] == ["DONE-002", "DONE-003"]
+    assert report["formats"]["own"] is None and report["formats"]["bundled"]["openai-chat"]["items"] > 0
+    assert "Checks that collected no item" in (pytester.path / "report.md").read_text()
+
+
+def test_every_check_says_what_kind_of_case_would_give_it_an_item() -> None:
+    from mcs_conformance.suite.invariants import CHECKS
+
+    assert all(len(c.needs) > 10 for c in CHECKS.values()), [c.id for c in CHECKS.values() if len(c.needs) <= 10]

@@ -95,6 +95,7 @@ class Check:
     level: str = "must"
     sources: tuple[str, ...] = ()
     parts: tuple[str, ...] = ()  # the parts of a case's expectation it judges (their ``expect.levels`` apply)
+    needs: str = ""  # what kind of case (or descriptor field) gives it an item, for the summary of unrun checks
 
 
 CHECKS: dict[str, Check] = {}
@@ -112,8 +113,10 @@ def check(
     level: str = "must",
     sources: tuple[str, ...] = (),
     parts: tuple[str, ...] = (),
+    needs: str = "",
 ) -> Callable[[Callable[["Subject", Case | None], None]], Callable[["Subject", Case | None], None]]:
-    """Register an invariant under a stable id (``FAMILY-NNN``) at its level."""
+    """Register an invariant under a stable id (``FAMILY-NNN``) at its level; ``needs`` says what
+    kind of case or descriptor field gives it an item (the summary names every check without one)."""
     if level not in LEVELS:
         raise ValueError(f"{id}: unknown level {level!r}")
 
@@ -121,7 +124,8 @@ def check(
         if id in CHECKS or id in RETIRED:
             raise RuntimeError(f"invariant id {id} is registered twice")
         family = id.rsplit("-", 1)[0]
-        CHECKS[id] = Check(id, family, title, why, scope, applies, fn, hypothesis, level, tuple(sources), tuple(parts))
+        CHECKS[id] = Check(id, family, title, why, scope, applies, fn, hypothesis, level, tuple(sources), tuple(parts),
+                           needs)
         return fn
 
     return register

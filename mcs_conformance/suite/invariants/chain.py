@@ -66,6 +66,7 @@ def _misrouted(subject: Subject, case: Case, chain, got: dict[str, Any], want: d
     sources=('spec X1', 'spec X2', 'spec X3'),
     parts=('calls', 'extracted_by', 'via_backup'),
     applies=_applies,
+    needs="a case whose message its format claims or extracts (expect.claimed_by / extracted_by naming it)",
 )
 def routed(subject: Subject, case: Case) -> None:
     chain = subject.chain()
@@ -92,6 +93,7 @@ def routed(subject: Subject, case: Case) -> None:
     sources=('spec B6',),
     scope="strategy",
     hypothesis=True,
+    needs="a case whose message its format claims or extracts",
 )
 def promotion(subject: Subject, case: None) -> None:
     _buffer_shares_chain(subject)

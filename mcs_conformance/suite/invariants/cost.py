@@ -125,6 +125,7 @@ def _ratio(subject: Subject, build) -> tuple[int, float, float, float]:
     sources=('spec P3', 'spec text-json linear scanning'),
     scope="strategy",
     applies=lambda s, c: s.descriptor is not None and s.descriptor.chunk_kind == "object" and bool(_delta_streams(s)),
+    needs="a descriptor of its format (chunk_kind object) whose deltas a stream case of it holds",
 )
 def linear_deltas(subject: Subject, case: None) -> None:
     _BRIDGE.clear()
@@ -144,6 +145,7 @@ def linear_deltas(subject: Subject, case: None) -> None:
     sources=('spec P3',),
     scope="strategy",
     applies=lambda s, c: s.descriptor is not None and s.descriptor.text_channel is not None,
+    needs="a descriptor of its format with a text_channel",
 )
 def linear_text(subject: Subject, case: None) -> None:
     _BRIDGE.clear()

@@ -30,6 +30,7 @@ def _applies(subject: Subject, case: Case | None) -> bool:
              "openai-python ChatCompletionStreamState.get_final_completion: LengthFinishReasonError, "
              "ContentFilterFinishReasonError"),
     applies=_applies,
+    needs="a finished stream of its format from a public source whose calls are all executable, and a descriptor with cut (and roles.completion)",
 )
 def cut_with_completion(subject: Subject, case: Case) -> None:
     d = subject.descriptor

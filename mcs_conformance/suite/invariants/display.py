@@ -14,6 +14,7 @@ from .base import Failure, Subject, check, expect_part, feed_case
     sources=('spec B5',),
     parts=('content_text', 'error'),
     applies=lambda s, c: s.own_stream(c) and c.raises is None,
+    needs="a stream case of its format that ends without an error",
 )
 def deltas_match(subject: Subject, case: Case) -> None:
     buf, deltas = feed_case(subject, case)

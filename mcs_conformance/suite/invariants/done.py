@@ -15,6 +15,7 @@ from .base import Failure, Subject, check, feed_case, part_level, refused
     sources=('spec per-format completion signal', "spec 'Where not finished lives'"),
     parts=('error',),
     applies=lambda s, c: s.own_stream(c) and c.expect.get("done") is True and s.descriptor is not None,
+    needs="a stream case of its format that carries its completion signal (expect.done true), and a descriptor",
 )
 def signal(subject: Subject, case: Case) -> None:
     buf = subject.buffer()
@@ -58,6 +59,7 @@ def _after_done(subject: Subject, case: Case, i: int) -> bool:
     sources=("spec 'Where not finished lives'",),
     parts=('error',),
     applies=lambda s, c: s.own_stream(c) and c.expect.get("done") is False and c.raises is None,
+    needs="a stream case of its format cut before its completion signal (expect.done false, no error)",
 )
 def truncated(subject: Subject, case: Case) -> None:
     buf, _ = feed_case(subject, case)
@@ -73,6 +75,7 @@ def truncated(subject: Subject, case: Case) -> None:
     sources=('spec P4', 'spec per-format errors'),
     parts=('error',),
     applies=lambda s, c: s.own_stream(c) and c.raises is not None,
+    needs="a stream case of its format that must raise (expect.error: StreamError for an in-stream error event, MalformedChunk for a chunk it must refuse)",
 )
 def errors_raise(subject: Subject, case: Case) -> None:
     buf = subject.buffer()

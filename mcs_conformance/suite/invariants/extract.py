@@ -26,6 +26,7 @@ def source_for(subject: Subject, case: Case) -> object:
     sources=('spec C1', 'spec C2', 'spec C3', 'spec C4'),
     parts=('calls',),
     applies=lambda s, c: c is not None and c.expect.get("extracted_by") == s.name and c.final_message is not None,
+    needs="a case whose expect.extracted_by names its format",
 )
 def calls_match(subject: Subject, case: Case) -> None:
     got = calls_view(subject.strategy.extract(source_for(subject, case)))

@@ -77,6 +77,7 @@ def outputs(subject: Subject, case: Case) -> dict[str, Any]:
     sources=("the strategy's own reviewed snapshot",),
     applies=lambda s, c: c is not None and (s.own_stream(c) or c.expect.get("claimed_by") == s.name
                                             or (c.format == s.name and not c.is_stream)),
+    needs="a stream case of its format, or a message case it claims",
 )
 def golden(subject: Subject, case: Case) -> None:
     _compare(subject, outputs(subject, case))
@@ -164,6 +165,7 @@ def _stranger_answers(subject: Subject, message: Any) -> dict[str, Any]:
     level="must",
     sources=("the strategy's own reviewed snapshot",),
     scope="strategy",
+    needs="nothing: it runs once per strategy",
 )
 def golden_non_messages(subject: Subject, case: None) -> None:
     _compare(subject, non_message_outputs(subject))

@@ -49,6 +49,7 @@ def _native_with(s: Subject, c: Case | None, key: str) -> bool:
     level="must",
     sources=('spec per-format result_messages',),
     applies=lambda s, c: own_calls(s, c) and _history_schema(s, s.name) is not None,
+    needs="a case it extracts with an executable call, and a history schema of its format (schemas/<format>.history.schema.json)",
 )
 def valid_request(subject: Subject, case: Case) -> None:
     _, history = _continuation(subject, case)
@@ -70,6 +71,7 @@ def valid_request(subject: Subject, case: Case) -> None:
     level="must",
     sources=('spec per-format result_messages', 'spec C4'),
     applies=lambda s, c: own_calls(s, c) and s.descriptor is not None and "result_ids" in s.descriptor.history,
+    needs="a case it extracts with an executable call, and history.result_ids and call_ids in its descriptor",
 )
 def ids_pair(subject: Subject, case: Case) -> None:
     calls, history = _continuation(subject, case)
@@ -100,6 +102,7 @@ def ids_pair(subject: Subject, case: Case) -> None:
     level="must",
     sources=('spec per-format result_messages (replayed state)',),
     applies=lambda s, c: own_unleaked_calls(s, c) and s.descriptor is not None and bool(s.descriptor.history.get("replay")),
+    needs="a case it reads an executable call from itself, and history.replay in its descriptor",
 )
 def replayed(subject: Subject, case: Case) -> None:
     _, history = _continuation(subject, case)
@@ -127,6 +130,7 @@ def replayed(subject: Subject, case: Case) -> None:
     sources=('spec X3',),
     applies=lambda s, c: c is not None and c.expect.get("via_backup") is True and c.expect.get("claimed_by") == s.name
     and executable(c),
+    needs="a message it claims whose call leaked into its text (expect.via_backup true)",
 )
 def leak_continuation(subject: Subject, case: Case) -> None:
     chain = subject.chain()
@@ -153,6 +157,7 @@ def leak_continuation(subject: Subject, case: Case) -> None:
     level="should",
     sources=('spec per-format result_messages',),
     applies=lambda s, c: _native_with(s, c, "assistant_turn"),
+    needs="a case it reads an executable call from itself, and history.assistant_turn in its descriptor",
 )
 def reads_back(subject: Subject, case: Case) -> None:
     calls, history = _continuation(subject, case)
@@ -186,6 +191,7 @@ _STRANGER = "call_mcs_not_in_this_message"
     level="should",
     sources=('spec P6',),
     applies=lambda s, c: _native_with(s, c, "result_ids") or (s.is_text and own_unleaked_calls(s, c)),
+    needs="a case it reads an executable call from itself, and history.result_ids in its descriptor (a text strategy: the case alone)",
 )
 def stranger_refused(subject: Subject, case: Case) -> None:
     calls, _ = _continuation(subject, case)

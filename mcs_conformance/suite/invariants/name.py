@@ -18,6 +18,7 @@ from .base import Failure, Subject, check, part_level
     sources=('spec U2',),
     parts=('calls', 'forming_name'),
     applies=lambda s, c: s.own_stream(c) and c.raises is None,
+    needs="a stream case of its format that ends without an error",
 )
 def grows(subject: Subject, case: Case) -> None:
     """The expected final name is the first call's when this strategy extracts the calls (or

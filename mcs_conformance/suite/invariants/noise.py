@@ -26,6 +26,7 @@ def _done_index(subject: Subject, case: Case) -> int | None:
     level="must",
     sources=('spec B4', 'spec per-format noise'),
     applies=lambda s, c: s.own_stream(c) and s.descriptor is not None and bool(s.descriptor.noise),
+    needs="a stream case of its format, and noise items in its descriptor",
 )
 def each_noise(subject: Subject, case: Case) -> None:
     done = _done_index(subject, case)
@@ -47,6 +48,7 @@ def each_noise(subject: Subject, case: Case) -> None:
     applies=lambda s, c: s.own_stream(c) and s.descriptor is not None
     and any(noise_level(i) in _GATE for i in s.descriptor.noise),
     hypothesis=True,
+    needs="a stream case of its format, and noise items of level must or should in its descriptor",
 )
 def random_noise(subject: Subject, case: Case) -> None:
     done = _done_index(subject, case)

@@ -14,6 +14,7 @@ from .base import Subject, attempt, check, expect_part, feed_case, native_view, 
     sources=('spec B2', "spec per-format 'as_dict() key by key'"),
     parts=('message', 'error'),
     applies=lambda s, c: s.own_stream(c) and "message" in c.expect and c.raises is None,
+    needs="a stream case of its format with expect.message that ends without an error",
 )
 def parity(subject: Subject, case: Case) -> None:
     buf, _ = feed_case(subject, case)

@@ -35,6 +35,7 @@ from .hypothesis_run import given_run
     sources=('spec C6', "spec 'Where not finished lives'", "vercel/ai PR #13137 (reverted in #13172)"),
     parts=('calls',),
     applies=lambda s, c: s.own_stream(c) and c.raises is None,
+    needs="a stream case of its format that ends without an error",
 )
 def stream_prefixes(subject: Subject, case: Case) -> None:
     mine = case.expect.get("extracted_by", subject.name) == subject.name and not case.expect.get("via_backup")
@@ -89,6 +90,7 @@ def stream_prefixes(subject: Subject, case: Case) -> None:
     scope="strategy",
     applies=lambda s, c: s.is_text and callable(getattr(s.strategy, "render", None)),
     hypothesis=True,
+    needs="render() on a text strategy",
 )
 def text_prefixes(subject: Subject, case: None) -> None:
     def run(calls: list) -> None:

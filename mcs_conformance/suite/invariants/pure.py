@@ -16,6 +16,7 @@ from .base import Failure, Subject, calls_view, check, comparable, feed_all, jso
     level="should",
     sources=('spec B3',),
     applies=lambda s, c: s.own_stream(c),
+    needs="a stream case of its format",
 )
 def chunks_untouched(subject: Subject, case: Case) -> None:
     # every check gets its own copy of the case, so case.chunks is as loaded; the comparison
@@ -54,6 +55,7 @@ def _serialized(value: object) -> str:
     level="should",
     sources=('spec U1',),
     applies=lambda s, c: c is not None and (s.own_stream(c) or (not c.is_stream and c.expect.get("claimed_by") == s.name)),
+    needs="a stream case of its format, or a message case it claims",
 )
 def deterministic(subject: Subject, case: Case) -> None:
     if case.is_stream:
@@ -99,6 +101,7 @@ _READ_POINTS = 64  # fresh buffers per case at most: long streams are compared a
     level="should",
     sources=('spec B3',),
     applies=lambda s, c: s.own_stream(c),
+    needs="a stream case of its format",
 )
 def reads_agree(subject: Subject, case: Case) -> None:
     from ...reference.errors import MCSError

@@ -35,6 +35,7 @@ def _mine_to_refuse(subject: Subject, fmt: str | None) -> bool:
     sources=('spec P2',),
     scope="strategy",
     hypothesis=True,
+    needs="nothing: it runs once per strategy",
 )
 def never_raises(subject: Subject, case: None) -> None:
     def probe(value: Any) -> None:
@@ -55,6 +56,7 @@ def never_raises(subject: Subject, case: None) -> None:
     level="must",
     sources=('spec B1',),
     applies=lambda s, c: s.own_stream(c) and bool(c.chunks),
+    needs="a stream case of its format",
 )
 def claims_own_chunk(subject: Subject, case: Case) -> None:
     first = case.chunks[0]
@@ -70,6 +72,7 @@ def claims_own_chunk(subject: Subject, case: Case) -> None:
     sources=('spec X1',),
     parts=('claimed_by',),
     applies=lambda s, c: c is not None and c.expect.get("claimed_by") == s.name and c.final_message is not None,
+    needs="a case whose expect.claimed_by names its format",
 )
 def claims_own_message(subject: Subject, case: Case) -> None:
     got = subject.strategy.recognizes(case.final_message)
@@ -94,6 +97,7 @@ def claims_own_message(subject: Subject, case: Case) -> None:
         (c.is_stream and bool(c.chunks) and _mine_to_refuse(s, c.format))
         or (c.final_message is not None and _mine_to_refuse(s, c.expect.get("claimed_by")))
     ),
+    needs="a case of another format (the bundled corpus has them)",
 )
 def refuses_foreign(subject: Subject, case: Case) -> None:
     s = subject.strategy

@@ -53,6 +53,7 @@ def _scenario(draw: st.DrawFn, subject: Subject) -> tuple[list, str, list[str]]:
     scope="strategy",
     applies=_renders,
     hypothesis=True,
+    needs="render() on a text strategy, and a loaded descriptor with a text_channel",
 )
 def round_trip(subject: Subject, case: None) -> None:
     if not _wires(subject):

@@ -33,6 +33,7 @@ def _in_order(text: str, first: str, second: str) -> bool:
              "(tests/suite/test_derive_oracle.py)", "BUG-CLASSES 1, 10, 11 (QwenLM/Qwen-Agent PR #943; BerriAI/litellm "
              "#2716; vllm-project/vllm #56263)"),
     applies=_applies,
+    needs="a finished stream of its format from a public source whose calls are all executable, and a descriptor with splice",
 )
 def spliced(subject: Subject, case: Case) -> None:
     for first, second in splice_pairs(case, subject.corpus.cases, subject.descriptor, subject.name):

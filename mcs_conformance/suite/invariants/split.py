@@ -66,6 +66,7 @@ def _answers_where_refusal_accepted(case: Case, want: dict[str, Any], got: dict[
     level="must",
     sources=('spec B4',),
     applies=_has_descriptor,
+    needs="a stream case of its format, and a descriptor of its format",
 )
 def char_level(subject: Subject, case: Case) -> None:
     same_outcome(subject, case, char_split(case.chunks, subject.descriptor), "character-level")
@@ -78,6 +79,7 @@ def char_level(subject: Subject, case: Case) -> None:
     level="must",
     sources=('spec B4',),
     applies=_has_descriptor,
+    needs="a stream case of its format, and a descriptor of its format",
 )
 def merged_neighbours(subject: Subject, case: Case) -> None:
     same_outcome(subject, case, merged(case.chunks, subject.descriptor), "merged")
@@ -91,6 +93,7 @@ def merged_neighbours(subject: Subject, case: Case) -> None:
     sources=('spec B4',),
     applies=_has_descriptor,
     hypothesis=True,
+    needs="a stream case of its format, and a descriptor of its format",
 )
 def random_rechunk(subject: Subject, case: Case) -> None:
     given_run(subject, rechunked(case.chunks, subject.descriptor), lambda ch: same_outcome(subject, case, ch, "random"),

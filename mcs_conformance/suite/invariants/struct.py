@@ -20,6 +20,7 @@ _METHODS = {member: len(inspect.signature(getattr(ExtractionStrategy, member)).p
     level="must",
     sources=('spec P1',),
     scope="strategy",
+    needs="nothing: it runs once per strategy",
 )
 def members(subject: Subject, case: None) -> None:
     s = subject.strategy
@@ -52,6 +53,7 @@ def members(subject: Subject, case: None) -> None:
     sources=('spec P4', 'spec P5'),
     applies=lambda s, c: c is not None and (c.format == s.name or c.expect.get("extracted_by") == s.name)
     and c.final_message is not None,
+    needs="a case of its format, or one it extracts",
 )
 def return_types(subject: Subject, case) -> None:
     s, message = subject.strategy, case.final_message
@@ -130,6 +132,7 @@ _RETURNS = {
     level="should",
     sources=('spec P5',),
     scope="strategy",
+    needs="nothing: it runs once per strategy",
 )
 def non_messages(subject: Subject, case: None) -> None:
     problems = []
@@ -177,6 +180,7 @@ def non_record_answers(subject: Subject, message: Any) -> dict[str, object]:
     sources=('spec P6',),
     scope="strategy",
     applies=lambda s, c: answered_message(s) is not None,
+    needs="a case it reads an executable call from itself",
 )
 def non_records(subject: Subject, case: None) -> None:
     problems = []

@@ -59,6 +59,7 @@ def _view(calls: Iterable[ToolCall], ids: bool) -> list[dict[str, Any]]:
     scope="strategy",
     applies=_synthesizes,
     hypothesis=True,
+    needs="a call_channel in the descriptor of its (native) format",
 )
 def native_round_trip(subject: Subject, case: None) -> None:
     def run(drawn: Synthesized) -> None:
@@ -128,6 +129,7 @@ def _saved(failure: Failure, subject: Subject, drawn: Synthesized, message: Any)
     scope="strategy",
     applies=lambda s, c: _synthesizes(s, c) or _renders(s),
     hypothesis=True,
+    needs="a call_channel in its descriptor (a native wire), or render() (a text strategy)",
 )
 def forming_name_grows(subject: Subject, case: None) -> None:
     strategy = subject.strategy
