@@ -90,25 +90,54 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
 
 
 def _cmd_corpus_import(args: argparse.Namespace) -> int:
-    from .corpus_tools.importer import ImportProblem, import_capture
+    from .corpus_tools.corpus import CorpusError, load_corpus
+    from .corpus_tools.importer import TO_FILL, ImportProblem, import_capture
 
     given = {"kind": args.kind, "source": args.source, "license": args.license, "commit": args.commit,
              "model": args.model, "captured": args.captured, "why": args.why}
+    extra: dict[str, Any] = {}
     try:
+        if args.corpus:
+            corpus = load_corpus(args.corpus)
+            fmt = args.format or args.id.split("/", 1)[0]
+            if fmt in corpus.descriptors:
+                extra["descriptor"] = corpus.descriptors[fmt]
+        if args.message:
+            extra["message"] = json.loads(Path(args.message).read_text(encoding="utf-8"))
+            extra["message_source"] = args.message
+        if args.strategy:
+            from .suite.loader import StrategyPathError, load_strategy, not_a_strategy
+
+            try:
+                strategy = load_strategy(args.strategy)
+            except StrategyPathError as exc:
+                raise ImportProblem(f"--strategy {args.strategy}: {exc}") from None
+            problem = not_a_strategy(strategy)
+            if problem:
+                raise ImportProblem(f"--strategy {args.strategy}: {problem}")
+            extra.update(strategy=strategy, strategy_spec=args.strategy)
         case = import_capture(
             args.format, Path(args.capture), case_id=args.id, description=args.description,
-            provenance={k: v for k, v in given.items() if v}, tags=args.tag, local=args.local,
+            provenance={k: v for k, v in given.items() if v}, tags=args.tag, local=args.local, **extra,
         )
-    except ImportProblem as exc:
+    except (ImportProblem, CorpusError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except (OSError, ValueError) as exc:
+        print(f"error: --message {args.message}: {exc}", file=sys.stderr)
+        return 1
     text = json.dumps(case, indent=2, ensure_ascii=False) + "\n"
+    to_fill = case["provenance"].get("expect") == "to be filled in by the author"
     if args.output:
         Path(args.output).parent.mkdir(parents=True, exist_ok=True)
         Path(args.output).write_text(text, encoding="utf-8", errors="backslashreplace")  # lone surrogates: JSON escapes
         print(f"wrote {args.output}: review expect.* before adding it to a corpus")
     else:
         sys.stdout.write(text)
+    if to_fill:
+        print(f"{case['format']} has no SDK oracle, and no stream=false body or strategy was named: fill in {TO_FILL}; "
+              "then set provenance.expect to where they came from (the case fails the schema until then)",
+              file=sys.stderr)
     return 0
 
 
@@ -225,8 +254,14 @@ def build_parser() -> argparse.ArgumentParser:
     li.add_argument("dirs", nargs="*")
     im = csub.add_parser("import", help="turn a capture (a capture folder, or a raw SSE or JSONL file) into a case file")
     im.add_argument("capture", help="a capture folder from 'record' or the recording transport, or an SSE/JSONL file")
-    im.add_argument("--format", help="openai-chat, openai-responses or anthropic-messages "
-                                     "(a capture folder brings it from its request path)")
+    im.add_argument("--format", help="the format of a raw capture file: any format with a descriptor, bundled or "
+                                     "in --corpus (a capture folder brings it from its request path)")
+    im.add_argument("--corpus", action="append", default=[], metavar="DIR",
+                    help="a corpus folder whose descriptor of the format is used (repeatable)")
+    im.add_argument("--message", metavar="FILE", help="the recorded stream=false body of the same request: it is "
+                                                      "expect.message (provenance.expect says so)")
+    im.add_argument("--strategy", metavar="MODULE:ATTR", help="a strategy that builds expect from the stream (or reads "
+                                                             "the calls and text of --message); provenance.expect names it")
     im.add_argument("--id", required=True, help="the case id, format/slug")
     im.add_argument("--description", required=True)
     im.add_argument("--kind", choices=("recorded", "sanitized", "synthetic"),

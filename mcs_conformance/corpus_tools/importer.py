@@ -1,7 +1,18 @@
-"""Turn a capture into a corpus case whose expectations come from the official SDK.
+"""Turn a capture into a corpus case, for any format with a descriptor.
 
 The path a maintainer takes when a provider changes its stream: capture, import, review
-the case's ``expect`` (the SDK's stream=false message, its calls, content text), commit.
+the case's ``expect`` (the stream=false message, its calls, content text), commit. Where the
+expectation comes from, in order (``provenance.expect`` says which, except for the first):
+
+1. the official SDK's accumulator, for a format that has one (openai-chat, openai-responses,
+   anthropic-messages) and nothing else is named;
+2. a recorded stream=false body (``message=``, ``--message FILE``): the message itself, its
+   calls and text read by the strategy named with ``strategy=`` (``--strategy``), or by the
+   package's reference strategy of the format when there is one;
+3. a strategy named with ``strategy=`` (``--strategy MODULE:ATTR``), fed the stream;
+4. none of these: the case is written with what the descriptor tells (the completion flag,
+   an in-stream error, the routing) and the rest left for the author, with a message that
+   says what to fill in (:data:`TO_FILL`).
 A capture is a raw SSE or JSONL file, or a capture folder written by ``mcs-conformance
 record`` or the recording transport (recording.py); a folder brings its format (from the
 request path) and its provenance (capture date, model, and, when the folder is committed
@@ -26,7 +37,7 @@ from .oracles import OracleUnavailable, oracle_module
 from .recording import CaptureError, is_capture, load_capture
 from .schemas import errors as schema_errors
 
-__all__ = ["ImportProblem", "build_case", "expectations", "import_capture"]
+__all__ = ["ImportProblem", "TO_FILL", "build_case", "expectations", "import_capture"]
 
 
 class ImportProblem(ValueError):
@@ -132,6 +143,11 @@ def git_provenance(folder: Path) -> dict[str, str]:
     return out
 
 
+TO_FILL = ("expect.message (the stream=false body of this request, in wire form), expect.calls (each call's name, "
+           "arguments, id and error) and expect.content_text (the text the user sees): a recorded stream=false body "
+           "fills the message (--message FILE), a strategy you trust fills all three (--strategy MODULE:ATTR)")
+
+
 def build_case(
     fmt: str,
     chunks: list[Any],
@@ -140,14 +156,36 @@ def build_case(
     description: str,
     provenance: dict[str, Any],
     tags: list[str] = (),  # type: ignore[assignment]
+    descriptor: Descriptor | None = None,
+    message: Any = None,
+    message_source: str | None = None,
+    strategy: Any = None,
+    strategy_spec: str | None = None,
 ) -> dict[str, Any]:
-    """A schema-valid stream case whose expected message, calls and text come from the SDK oracle.
+    """A stream case whose expectations come from the first source that applies (the module's
+    docstring): the SDK oracle, a recorded stream=false ``message`` (read from
+    ``message_source``), a ``strategy`` (loaded from ``strategy_spec``), or the author.
 
     Routing (which strategy claims and extracts the message) is what the reference chain
-    does with the SDK's message; when that is the text strategy (a call in the text
-    channel), the calls are its reading too. Review all of it.
+    does with the message, with ``strategy`` in it; when that is the text strategy (a call
+    in the text channel), the calls are its reading too. Review all of it. A case left for
+    the author is returned unvalidated: it fails the case schema until they fill it in.
     """
-    expect = expectations(fmt, chunks)
+    descriptor = descriptor or bundled_descriptor(fmt)
+    if descriptor is None:
+        raise ImportProblem(f"no descriptor for format {fmt!r}: the bundled corpus has none, and none was loaded "
+                            "from a corpus folder (--corpus DIR)")
+    provenance = dict(provenance)
+    if message is not None:
+        provenance.setdefault("expect", f"the recorded stream=false body {message_source or '(given)'}"
+                              + (f"; calls and text read by {strategy_spec}" if strategy_spec else ""))
+    elif strategy is not None:
+        provenance.setdefault("expect", f"the strategy {strategy_spec or getattr(strategy, 'name', '?')} fed the "
+                                        "stream (review it)")
+    expect = expectations(fmt, chunks, descriptor=descriptor, message=message, strategy=strategy)
+    if expect.get("to_fill"):
+        expect.pop("to_fill")
+        provenance.setdefault("expect", "to be filled in by the author")
     case = {
         "id": case_id,
         "format": fmt,
@@ -157,21 +195,22 @@ def build_case(
         "chunks": chunks,
         "expect": expect,
     }
+    if provenance.get("expect") == "to be filled in by the author":
+        return case
     problems = schema_errors("case.schema.json", case)
     if problems:
         raise ImportProblem("the imported case is not schema-valid: " + "; ".join(problems[:3]))
     return case
 
 
-def expectations(fmt: str, chunks: list[Any]) -> dict[str, Any]:
-    """A stream's ``expect``: the SDK oracle's message, calls and text, the completion flag, the routing."""
-    try:
-        oracle = oracle_module(fmt)
-    except OracleUnavailable as exc:
-        raise ImportProblem(str(exc)) from None
-    from ..reference.strategies import default_backup, default_chain
+def expectations(fmt: str, chunks: list[Any], *, descriptor: Descriptor | None = None, message: Any = None,
+                 strategy: Any = None) -> dict[str, Any]:
+    """A stream's ``expect``: the message, calls and text (from the source that applies, see the
+    module's docstring), the completion flag and an in-stream error (from the descriptor), the
+    routing. ``to_fill: True`` marks an expectation left for the author."""
+    from ..reference.strategies import by_name, default_backup, default_chain
 
-    descriptor = bundled_descriptor(fmt)
+    descriptor = descriptor or bundled_descriptor(fmt)
     if descriptor is None:
         raise ImportProblem(f"no descriptor for format {fmt!r} in the bundled corpus")
     done = any(descriptor.is_done_chunk(c) for c in chunks)
@@ -181,20 +220,48 @@ def expectations(fmt: str, chunks: list[Any]) -> dict[str, Any]:
         expect.update(error={"type": "StreamError", "payload": error_chunk}, calls=[], content_text="",
                       extracted_by=None, claimed_by=None, via_backup=False)
         return expect
-    message = oracle.final_message(chunks)
+    reader = strategy if strategy is not None else by_name(fmt)
+    if message is None and strategy is None:
+        try:
+            oracle = oracle_module(fmt)
+        except OracleUnavailable:
+            oracle = None
+        if oracle is None:
+            expect.update(to_fill=True, calls=[], content_text="", claimed_by=fmt, extracted_by=fmt, via_backup=False)
+            return expect
+        message = oracle.final_message(chunks)
+        read_calls, read_text = oracle.calls, oracle.content_text
+    else:
+        if message is None:
+            from ..reference.buffer import LLMStreamBuffer
+
+            buf = LLMStreamBuffer([strategy])
+            for chunk in json.loads(json.dumps(chunks)):
+                buf.feed(chunk)
+            message = buf.as_dict()
+        if reader is None:
+            expect.update(to_fill=True, message=message, calls=[], content_text="", claimed_by=fmt, extracted_by=fmt,
+                          via_backup=False)
+            return expect
+        read_calls = lambda m: [{"name": c.name, "arguments": c.arguments if c.error is None else {}, "id": c.id,
+                                 "error": c.error is not None} for c in reader.extract(m)]  # noqa: E731
+        read_text = reader.content_text
     chain = default_chain()
+    if reader is not None and reader.name not in {s.name for s in chain}:
+        chain = type(chain)([*[s for s in chain if s.name != "text-json"], reader,
+                             *[s for s in chain if s.name == "text-json"]])
     ex = extract_calls(message, chain, default_backup(chain))
     if ex.strategy is not None and ex.strategy.name != fmt:
         # the call rides in the text channel: the text strategy's reading is the one to review
         calls = [{"name": c.name, "arguments": c.arguments, "id": c.id, "error": c.error is not None} for c in ex.calls]
     else:
-        calls = oracle.calls(message)
+        calls = read_calls(message)
     if not done:
         calls = [{**c, "error": True} for c in calls]  # nothing executes from an unfinished stream
     expect.update(
         message=message,
         calls=calls,
-        content_text=oracle.content_text(message),
+        content_text=read_text(message),
         claimed_by=ex.resolved.name if ex.resolved else None,
         extracted_by=ex.strategy.name if ex.strategy else None,
         via_backup=ex.via_backup,

@@ -143,3 +143,60 @@ def test_the_readme_import_example_is_complete(tmp_path: Path, capsys: pytest.Ca
     argv[out] = str(tmp_path / argv[out])
     assert main(argv) == 0, capsys.readouterr().err
     assert json.loads(Path(argv[out]).read_text(encoding="utf-8"))["id"] == "openai-chat/new-shape"
+
+
+# -- a format without an SDK oracle: its descriptor, a stream=false body, a strategy, or the author ----------
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "ollama"
+
+
+def _ollama_stream(tmp_path: Path) -> tuple[Path, dict]:
+    case = json.loads((EXAMPLE / "corpus" / "cases" / "ollama" / "api-chat-stream-tools.json").read_text())
+    raw = tmp_path / "stream.jsonl"
+    raw.write_text("".join(json.dumps(c) + "\n" for c in case["chunks"]), encoding="utf-8")
+    return raw, case
+
+
+def _import(tmp_path: Path, raw: Path, *more: str) -> list[str]:
+    return ["corpus", "import", str(raw), "--format", "ollama", "--corpus", str(EXAMPLE / "corpus"),
+            "--id", "ollama/imported", "--description", "The documented streamed tool call, imported.",
+            "--license", "MIT", "--local", "-o", str(tmp_path / "case.json"), *more]
+
+
+def test_a_format_without_an_oracle_leaves_expect_for_the_author_and_says_what_to_fill_in(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    raw, _ = _ollama_stream(tmp_path)
+    assert main(_import(tmp_path, raw)) == 0
+    err = capsys.readouterr().err
+    assert "fill in expect.message" in err and "--message FILE" in err and "--strategy MODULE:ATTR" in err
+    case = json.loads((tmp_path / "case.json").read_text())
+    assert case["provenance"]["expect"] == "to be filled in by the author"
+    assert case["expect"]["done"] is True and "message" not in case["expect"]  # the descriptor's done schema
+    folder = tmp_path / "corpus"
+    (folder / "cases" / "ollama").mkdir(parents=True)
+    (folder / "cases" / "ollama" / "imported.json").write_text(json.dumps(case))
+    (folder / "descriptors").mkdir()
+    (folder / "descriptors" / "ollama.json").write_bytes((EXAMPLE / "corpus" / "descriptors" / "ollama.json").read_bytes())
+    with pytest.raises(Exception, match="message"):  # the loader refuses it until the author fills it in
+        load_corpus([folder])
+
+
+def test_expect_comes_from_a_stream_false_body_or_a_named_strategy_and_the_provenance_says_which(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(EXAMPLE))
+    raw, source = _ollama_stream(tmp_path)
+    body = tmp_path / "body.json"
+    body.write_text(json.dumps(source["expect"]["message"]))
+    assert main(_import(tmp_path, raw, "--message", str(body), "--strategy", "ollama_strategy:OllamaStrategy")) == 0
+    case = json.loads((tmp_path / "case.json").read_text())
+    assert case["expect"]["message"] == source["expect"]["message"]
+    want_calls = [{"error": False, **c} for c in source["expect"]["calls"]]
+    assert case["expect"]["calls"] == want_calls and case["expect"]["done"] is True
+    assert case["provenance"]["expect"] == (f"the recorded stream=false body {body}; calls and text read by "
+                                            "ollama_strategy:OllamaStrategy")
+    assert main(_import(tmp_path, raw, "--strategy", "ollama_strategy:OllamaStrategy")) == 0
+    case = json.loads((tmp_path / "case.json").read_text())
+    assert case["expect"]["message"] == source["expect"]["message"] and case["expect"]["calls"] == want_calls
+    assert case["provenance"]["expect"].startswith("the strategy ollama_strategy:OllamaStrategy fed the stream")
+    assert main(_import(tmp_path, raw, "--strategy", "ollama_strategy:Nope")) == 1
+    assert "--strategy ollama_strategy:Nope" in capsys.readouterr().err

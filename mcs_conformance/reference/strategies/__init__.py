@@ -15,6 +15,7 @@ __all__ = [
     "OpenAIChatStrategy",
     "OpenAIResponsesStrategy",
     "TextStrategy",
+    "by_name",
     "default_backup",
     "default_chain",
 ]
@@ -34,3 +35,15 @@ def default_backup(chain: ExtractionChain | None = None) -> TextStrategy:
             if isinstance(strategy, TextStrategy):
                 return strategy
     return TextStrategy()
+
+
+def by_name(name: str) -> object | None:
+    """A fresh reference strategy whose ``name`` is ``name``, or None when the package has none
+    (the default chain's, and the ones for formats outside it)."""
+    for factory in _ALL:
+        if factory.name == name:
+            return factory()
+    return None
+
+
+_ALL = (OpenAIChatStrategy, OpenAIResponsesStrategy, AnthropicMessagesStrategy, TextStrategy)
