@@ -42,6 +42,8 @@ def test_action_is_composite_and_inputs_reach_scripts_only_through_env() -> None
             # an expression inside a script is spliced into its source: a strategy name with a quote
             # in it would run as shell; inputs go through env and are quoted there
             assert "${{" not in step["run"], f"step {step['name']!r} puts an expression into its script"
+            # macOS runners' /bin/bash is 3.2: none of bash 4's builtins
+            assert not re.search(r"\b(mapfile|readarray|declare -A|local -n)\b", step["run"]), step["name"]
     assert ACTION["inputs"]["strategy"].get("required") is True
 
 
