@@ -1,4 +1,9 @@
-"""The four reference strategies and the default chain (natives first, text last)."""
+"""The reference strategies and the default chain (natives first, text last).
+
+The four of ADR-0001 make up ``default_chain()``; the text formats of open models
+(:mod:`.text_formats`: Hermes, Llama 3 JSON, Mistral, pythonic, ...) are importable from here too
+but belong to no default chain: a driver for such a model puts its format's strategy in its own
+chain, as the text strategy (docs/spec.md, "Text formats of open models")."""
 
 from __future__ import annotations
 
@@ -8,12 +13,17 @@ from .json_codec import JsonCodec
 from .openai_chat import OpenAIChatStrategy
 from .openai_responses import OpenAIResponsesStrategy
 from .text import TextStrategy
+from .text_formats import HermesStrategy, Llama3JsonStrategy, MistralStrategy, PythonicStrategy
 
 __all__ = [
     "AnthropicMessagesStrategy",
+    "HermesStrategy",
+    "Llama3JsonStrategy",
+    "MistralStrategy",
     "JsonCodec",
     "OpenAIChatStrategy",
     "OpenAIResponsesStrategy",
+    "PythonicStrategy",
     "TextStrategy",
     "by_name",
     "default_backup",
