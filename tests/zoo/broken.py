@@ -1095,6 +1095,15 @@ class TextClaimsContentDicts(TextStrategy):
         return isinstance(shape, str) or (isinstance(shape, dict) and isinstance(shape.get("content"), str))
 
 
+class TextIgnoresContentMessages(TextStrategy):
+    """Claims bare strings only: a content-only chat message (what an OpenAI-compatible server
+    without a tool parser returns) is claimed by no strategy of a text-mode chain, and the
+    calls in its text are lost. Breaks EXTRACT-002."""
+
+    def recognizes(self, shape):
+        return isinstance(shape, str)
+
+
 class TextFindsOnlyLeadingCall(TextStrategy):
     """A reply that starts with prose is taken as a text answer: calls after text vanish.
 

@@ -160,6 +160,7 @@ ZOO: list[Entry] = [
     E("ChatIgnoresNullToolCalls", "CHAIN-001", "openai-chat/msg-guard-tool-calls-null"),
     E("AnthropicDeclaresNoLeaks", "CHAIN-001", "anthropic-messages/msg-text-leak-json-call"),
     E("TextClaimsContentDicts", "CHAIN-002"),
+    E("TextIgnoresContentMessages", "EXTRACT-002", "text-json/syn-str-chunks-two-calls"),
     E("ChatFormingNameOfLatestCall", "NAME-001", "openai-chat/tool-calls-parallel-2"),
     E("ChatToolResultsWithoutCallId", "HISTORY-001", CHAT_CALL),
     E("ChatAnswersByName", "HISTORY-002", "openai-chat/msg-native-parallel-calls"),

@@ -213,6 +213,16 @@ class Subject:
         first = next((s.name for s in self.chain() if is_text_strategy(s)), None)
         return self.name != first
 
+    def reads_backup_of(self, case: Case | None) -> bool:
+        """False for a leak case (``via_backup``) whose backup is a text strategy that is neither
+        this strategy nor a member of its chain: the case states how that format's backup reads
+        the leaked text (a Mistral call in an Anthropic message), which says nothing about a
+        chain that holds another backup."""
+        if case is None or not case.expect.get("via_backup"):
+            return True
+        reader = case.expect.get("extracted_by")
+        return reader is None or reader == self.name or reader in self.chain_names
+
     def strategy_named(self, name: str | None, chain: ExtractionChain) -> ExtractionStrategy | None:
         for s in chain:
             if s.name == name:

@@ -20,6 +20,8 @@ def _applies(s: Subject, c: Case | None) -> bool:
         return False
     if s.passed_over(c.final_message):
         return False  # the chain hands bare strings to the first text strategy, not to this one
+    if not s.reads_backup_of(c):
+        return False  # a leak read by another text format's backup, which this chain does not hold
     e = c.expect
     if s.name in (c.format, e.get("claimed_by"), e.get("extracted_by")):
         return True

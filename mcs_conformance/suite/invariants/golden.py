@@ -75,8 +75,8 @@ def outputs(subject: Subject, case: Case) -> dict[str, Any]:
     why="a change in what a strategy returns shows up as a reviewed diff, not by surprise",
     level="must",
     sources=("the strategy's own reviewed snapshot",),
-    applies=lambda s, c: c is not None and (s.own_stream(c) or c.expect.get("claimed_by") == s.name
-                                            or (c.format == s.name and not c.is_stream)),
+    applies=lambda s, c: c is not None and s.reads_backup_of(c) and (
+        s.own_stream(c) or c.expect.get("claimed_by") == s.name or (c.format == s.name and not c.is_stream)),
     needs="a stream case of its format, or a message case it claims",
 )
 def golden(subject: Subject, case: Case) -> None:

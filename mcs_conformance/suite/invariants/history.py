@@ -129,7 +129,7 @@ def replayed(subject: Subject, case: Case) -> None:
     level="must",
     sources=('spec X3',),
     applies=lambda s, c: c is not None and c.expect.get("via_backup") is True and c.expect.get("claimed_by") == s.name
-    and executable(c),
+    and executable(c) and s.reads_backup_of(c),
     needs="a message it claims whose call leaked into its text (expect.via_backup true)",
 )
 def leak_continuation(subject: Subject, case: Case) -> None:
