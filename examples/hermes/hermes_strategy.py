@@ -197,8 +197,10 @@ class HermesStrategy:
     leaks_into_text = False
 
     def recognizes(self, shape: object) -> bool:
-        """Any ``str``: the text wire and its message. Never raises."""
-        return isinstance(shape, str)
+        """Any ``str`` (the text wire and its message), and a content-only chat message: what an
+        OpenAI-compatible server without a tool parser returns, which a text-mode driver's
+        chain hands its text strategy (ADR-0001). Never raises."""
+        return isinstance(shape, str) or _content_only(shape)
 
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
         """Append a text chunk; return the prose it completes (blocks are not prose)."""
@@ -256,11 +258,22 @@ class HermesStrategy:
         return turn
 
 
+_ENVELOPE_KEYS = frozenset({"tool_calls", "function_call", "type", "object", "choices", "output"})
+
+
+def _content_only(shape: object) -> bool:
+    """A chat message that holds only text: string content, no key of a native envelope."""
+    return (isinstance(shape, dict) and isinstance(shape.get("content"), str)
+            and not any(key in shape for key in _ENVELOPE_KEYS))
+
+
 def _text(message: object) -> str:
     if isinstance(message, str):
         return message
     if message is None:
         return ""
+    if _content_only(message):
+        return message["content"]
     raise ValueError(f"hermes: the message is the text (a str), got {type(message).__name__}")
 
 

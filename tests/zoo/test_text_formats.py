@@ -1,0 +1,87 @@
+"""The zoo of the open models' text formats: every one-bug copy of each format's reference
+strategy (tests/zoo/text_formats.py) is failed by a bundled case of its format, at a level that
+fails the default gate, and the reference passes that same item.
+
+The checks run directly on a subject (no pytest run per entry): each entry costs one check on
+one case, so the whole zoo takes about a second.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mcs_conformance.corpus_tools.corpus import load_corpus
+from mcs_conformance.suite.invariants import CHECKS, Failure, Subject
+from mcs_conformance.suite.profiles import hypothesis_settings
+
+from .text_formats import BASES, BUGS, broken
+
+# bug -> (check, case slug) per format; None as the slug: a check run once per strategy
+KILLS: dict[str, dict[str, tuple[str, str | None]]] = {
+    "hermes": {
+        "marker-split-not-joined": ("DISPLAY-001", "qwen3-one-call"),
+        "ends-at-delimiter-in-string": ("EXTRACT-001", "syn-closing-tag-in-argument-then-text"),
+        "cut-call-executed": ("EXTRACT-001", "qwen3-cut-before-closing-tag"),
+        "prose-mention-taken-as-call": ("EXTRACT-001", "syn-prose-mentions-call"),
+        "second-call-dropped": ("EXTRACT-001", "qwen3-parallel-calls"),
+        "arguments-trimmed": ("ROUNDTRIP-001", None),
+        "content-before-call-lost": ("DISPLAY-001", "qwen3-text-before-call"),
+    },
+    "llama3-json": {
+        "marker-split-not-joined": ("DISPLAY-001", "vllm-one-call"),
+        "ends-at-delimiter-in-string": ("EXTRACT-001", "vllm-brackets-and-quotes-in-strings"),
+        "cut-call-executed": ("EXTRACT-001", "syn-cut-in-arguments"),
+        "prose-mention-taken-as-call": ("EXTRACT-001", "vllm-prose-then-json"),
+        "second-call-dropped": ("EXTRACT-001", "vllm-parallel-calls"),
+        "arguments-trimmed": ("ROUNDTRIP-001", None),
+        "content-before-call-lost": ("DISPLAY-001", "syn-python-tag-after-text-unicode"),
+    },
+    "mistral": {
+        "marker-split-not-joined": ("DISPLAY-001", "vllm-pre-v11-one-call"),
+        "ends-at-delimiter-in-string": ("EXTRACT-001", "vllm-v11-delimiters-in-string"),
+        "cut-call-executed": ("EXTRACT-001", "vllm-v11-cut-in-arguments"),
+        "prose-mention-taken-as-call": ("EXTRACT-001", "syn-prose-mentions-call-unicode"),
+        "second-call-dropped": ("EXTRACT-001", "vllm-v11-parallel-calls"),
+        "arguments-trimmed": ("ROUNDTRIP-001", None),
+        "content-before-call-lost": ("DISPLAY-001", "vllm-v11-text-before-call"),
+    },
+    "pythonic": {
+        "marker-split-not-joined": ("DISPLAY-001", "vllm-one-call"),
+        "ends-at-delimiter-in-string": ("EXTRACT-001", "vllm-escaped-strings"),
+        "cut-call-executed": ("EXTRACT-001", "vllm-cut-in-first-call"),
+        "prose-mention-taken-as-call": ("EXTRACT-001", "syn-list-in-prose-and-spaces"),
+        "second-call-dropped": ("EXTRACT-001", "vllm-parallel-calls"),
+        "arguments-trimmed": ("EXTRACT-001", "syn-spaces-and-unicode-in-strings"),
+        "content-before-call-lost": ("DISPLAY-001", "syn-text-before-python-start"),
+    },
+}
+
+CORPUS = load_corpus()
+
+
+def verdict(strategy: Any, check: str, case_id: str | None) -> str | None:
+    """The level of the rule ``check`` finds broken on the case (None: it holds)."""
+    subject = Subject(strategy, CORPUS, settings={"hypothesis": hypothesis_settings("ci"), "shrink_budget": 3})
+    case = CORPUS.case(case_id).fresh() if case_id else None
+    spec = CHECKS[check]
+    assert spec.applies(subject, case), f"{check} does not apply to {case_id} for {strategy.name}"
+    try:
+        spec.run(subject, case)
+    except Failure as failure:
+        return failure.level or spec.level
+    return None
+
+
+def test_every_format_has_every_bug() -> None:
+    assert set(KILLS) == set(BASES)
+    assert all(set(bugs) == set(BUGS) for bugs in KILLS.values())
+
+
+@pytest.mark.parametrize("fmt,bug", [(f, b) for f in KILLS for b in KILLS[f]])
+def test_the_bundled_cases_kill_the_bug(fmt: str, bug: str) -> None:
+    check, slug = KILLS[fmt][bug]
+    case_id = f"{fmt}/{slug}" if slug else None
+    assert verdict(BASES[fmt](), check, case_id) in (None, "reference"), "the reference must pass the item"
+    assert verdict(broken(fmt, bug), check, case_id) in ("must", "should")
