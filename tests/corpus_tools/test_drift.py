@@ -236,19 +236,26 @@ def test_two_corpus_versions(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 def test_the_bundled_corpus_against_itself(capsys: pytest.CaptureFixture[str]) -> None:
     code, report = diff_json(capsys, "bundled", "bundled")
     assert code == 0 and report["findings"] == 0 and report["drift"] is False
-    assert set(report["formats"]) == {"anthropic-messages", "openai-chat", "openai-responses", "text-json"}
+    assert set(report["formats"]) == {"anthropic-messages", "openai-chat", "openai-responses", "text-json", "hermes",
+                                      "llama3-json", "mistral", "pythonic"}
     # what the bundled descriptors and schemas leave uncovered is listed, as in OLD already
     gaps = [g for e in report["formats"].values() for g in e["coverage"]]
     assert gaps and all(g["also_in_old"] for g in gaps)
     assert any(g["what"] == "event-type" and "'response.reasoning_summary_part.added'" in g["detail"] for g in gaps)
 
 
-def test_a_format_without_a_chunk_schema(capsys: pytest.CaptureFixture[str]) -> None:
-    folder = str(ROOT / "examples" / "hermes" / "corpus")
-    code, report = diff_json(capsys, folder, folder)
+def test_a_format_without_a_chunk_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The example's Hermes corpus under a format name the bundled corpus has no schema for."""
+    source = ROOT / "examples" / "hermes" / "corpus"
+    for path in source.rglob("*.json"):
+        rel = path.relative_to(source).as_posix().replace("hermes", "my-hermes")
+        text = path.read_text(encoding="utf-8").replace('"hermes', '"my-hermes')
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    code, report = diff_json(capsys, str(tmp_path), str(tmp_path))
     assert code == 0
-    gaps = report["formats"]["hermes"]["coverage"]
-    assert [g["detail"] for g in gaps] == ["no chunk schema for hermes: nothing checks the shape of its chunks"]
+    gaps = report["formats"]["my-hermes"]["coverage"]
+    assert [g["detail"] for g in gaps] == ["no chunk schema for my-hermes: nothing checks the shape of its chunks"]
 
 
 # -- bad arguments ---------------------------------------------------------------------------------

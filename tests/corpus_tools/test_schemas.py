@@ -15,7 +15,7 @@ from mcs_conformance.corpus_tools.capture import split_at
 from mcs_conformance.corpus_tools.oracles import oracle_for
 from tests.helpers import realdata
 
-FORMATS = ["openai-chat", "openai-responses", "anthropic-messages", "text-json"]
+FORMATS = ["openai-chat", "openai-responses", "anthropic-messages", "text-json", "hermes", "llama3-json", "mistral", "pythonic"]
 EXPECTED = {"case", "descriptor"} | {f"{f}.{k}" for f in FORMATS for k in ("chunk", "message", "history")}
 
 CHUNK_FILES = (
@@ -93,7 +93,7 @@ def test_unknown_schema_name_is_a_clear_error():
     with pytest.raises(ValueError, match="no schema named 'nope'.*case"):
         schemas.load_schema("nope")
     with pytest.raises(FileNotFoundError):  # what a caller probing for a format's schema catches
-        schemas.load_schema("hermes.history.schema.json")
+        schemas.load_schema("no-such-format.history.schema.json")
     with pytest.raises(ValueError, match="non-empty string"):
         schemas.validator("")
 
