@@ -35,6 +35,21 @@ class Verdict:
     note: str = ""
 
 
+def _subject_for(conf: Any, case: Any) -> Any:
+    """The subject a case runs on: for a case that carries its request (``request.tools``), the
+    strategy's ``with_request(request)`` when it offers one (a format whose reading depends on
+    the request's tools: docs/authoring.md, "A format that reads the request"), else the strategy."""
+    request = case.data.get("request") if case is not None else None
+    make = getattr(conf.subject.strategy, "with_request", None)
+    if request is None or not callable(make):
+        return conf.subject
+    from dataclasses import replace
+
+    from .time_limits import Guarded
+
+    return replace(conf.subject, strategy=Guarded(make(request), conf.breaker))
+
+
 def judge(conf: Any, item: Any) -> Verdict:
     """Run the item's check on a fresh copy of its case and conclude; raise SuiteFault
     when the suite's own code broke."""
@@ -55,7 +70,7 @@ def judge(conf: Any, item: Any) -> Verdict:
     failure: Any = None
     try:
         with deadline(conf.timeout, conf.breaker):
-            check.run(conf.subject, case)
+            check.run(_subject_for(conf, case), case)
     except NoSnapshot as exc:
         return Verdict("no-snapshot", note=str(exc))
     except (KeyboardInterrupt, SystemExit):

@@ -25,14 +25,8 @@ from mcs_conformance.corpus_tools.oracles import ORACLE_MODULES, OracleUnavailab
 from mcs_conformance.reference.protocol import ToolCall
 from mcs_conformance.corpus_tools.schemas import errors as schema_errors
 from mcs_conformance.reference.chain import ExtractionChain
-from mcs_conformance.strategies import (
-    HermesStrategy,
-    Llama3JsonStrategy,
-    MistralStrategy,
-    PythonicStrategy,
-    default_backup,
-    default_chain,
-)
+from mcs_conformance.reference.strategies.text_formats import TEXT_FORMATS as _TEXT_FORMATS
+from mcs_conformance.strategies import default_backup, default_chain
 from tests.helpers import realdata
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -189,7 +183,7 @@ def view(calls: list[ToolCall] | list[dict] | tuple) -> list[dict[str, Any]]:
     return out
 
 
-TEXT_FORMATS = {s.name: s for s in (HermesStrategy, Llama3JsonStrategy, MistralStrategy, PythonicStrategy)}
+TEXT_FORMATS = {s.name: s for s in _TEXT_FORMATS}
 
 
 def reference_chain(case: Case) -> Any:
@@ -199,7 +193,11 @@ def reference_chain(case: Case) -> Any:
     text_format = TEXT_FORMATS.get(case.format)
     if text_format is None:
         return chain
-    return ExtractionChain([s for s in chain if s.name != "text-json"] + [text_format()])
+    strategy = text_format()
+    request = case.data.get("request")
+    if request is not None:
+        strategy = strategy.with_request(request)
+    return ExtractionChain([s for s in chain if s.name != "text-json"] + [strategy])
 
 
 def reference_outcome(case: Case, chunks: list[Any] | None = None) -> dict[str, Any]:

@@ -56,6 +56,42 @@ KILLS: dict[str, dict[str, tuple[str, str | None]]] = {
         "arguments-trimmed": ("EXTRACT-001", "syn-spaces-and-unicode-in-strings"),
         "content-before-call-lost": ("DISPLAY-001", "syn-text-before-python-start"),
     },
+    "qwen3-coder": {
+        "marker-split-not-joined": ("DISPLAY-001", "vllm-one-call"),
+        "ends-at-delimiter-in-string": ("EXTRACT-001", "syn-delimiters-spaces-unicode"),
+        "cut-call-executed": ("EXTRACT-001", "syn-cut-in-parameter"),
+        "prose-mention-taken-as-call": ("EXTRACT-001", "syn-prose-mentions-call"),
+        "second-call-dropped": ("EXTRACT-001", "vllm-parallel-calls"),
+        "arguments-trimmed": ("EXTRACT-001", "syn-delimiters-spaces-unicode"),
+        "content-before-call-lost": ("DISPLAY-001", "vllm-text-before-call"),
+    },
+    "deepseek": {
+        "marker-split-not-joined": ("DISPLAY-001", "vllm-v3-one-call"),
+        "ends-at-delimiter-in-string": ("EXTRACT-001", "syn-fence-in-string-unicode"),
+        "cut-call-executed": ("EXTRACT-001", "syn-cut-in-arguments"),
+        "prose-mention-taken-as-call": ("EXTRACT-001", "syn-prose-mentions-call"),
+        "second-call-dropped": ("EXTRACT-001", "vllm-v3-parallel-calls"),
+        "arguments-trimmed": ("ROUNDTRIP-001", None),
+        "content-before-call-lost": ("DISPLAY-001", "vllm-v3-text-before-call"),
+    },
+    "kimi-k2": {
+        "marker-split-not-joined": ("DISPLAY-001", "vllm-one-call"),
+        "ends-at-delimiter-in-string": ("EXTRACT-001", "vllm-angle-brackets-in-json"),
+        "cut-call-executed": ("EXTRACT-001", "syn-cut-in-arguments-unicode"),
+        "prose-mention-taken-as-call": ("EXTRACT-001", "syn-prose-mentions-call"),
+        "second-call-dropped": ("EXTRACT-001", "vllm-parallel-calls"),
+        "arguments-trimmed": ("EXTRACT-001", "syn-cut-in-arguments-unicode"),
+        "content-before-call-lost": ("DISPLAY-001", "vllm-one-call"),
+    },
+    "glm45": {
+        "marker-split-not-joined": ("DISPLAY-001", "vllm-one-call"),
+        "ends-at-delimiter-in-string": ("EXTRACT-001", "syn-typed-values-markup-unicode"),
+        "cut-call-executed": ("EXTRACT-001", "vllm-cut-before-closing-tag"),
+        "prose-mention-taken-as-call": ("EXTRACT-001", "syn-prose-mentions-call"),
+        "second-call-dropped": ("EXTRACT-001", "vllm-parallel-calls"),
+        "arguments-trimmed": ("EXTRACT-001", "syn-typed-values-markup-unicode"),
+        "content-before-call-lost": ("DISPLAY-001", "vllm-text-before-call"),
+    },
 }
 
 CORPUS = load_corpus()
@@ -63,8 +99,11 @@ CORPUS = load_corpus()
 
 def verdict(strategy: Any, check: str, case_id: str | None) -> str | None:
     """The level of the rule ``check`` finds broken on the case (None: it holds)."""
-    subject = Subject(strategy, CORPUS, settings={"hypothesis": hypothesis_settings("ci"), "shrink_budget": 3})
     case = CORPUS.case(case_id).fresh() if case_id else None
+    request = case.data.get("request") if case is not None else None
+    if request is not None:
+        strategy = strategy.with_request(request)
+    subject = Subject(strategy, CORPUS, settings={"hypothesis": hypothesis_settings("ci"), "shrink_budget": 3})
     spec = CHECKS[check]
     assert spec.applies(subject, case), f"{check} does not apply to {case_id} for {strategy.name}"
     try:

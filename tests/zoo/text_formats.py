@@ -13,9 +13,11 @@ from typing import Any
 
 from mcs_conformance.reference.protocol import ToolCall
 from mcs_conformance.reference.strategies.marked_text import JsonExtent, PythonExtent, Scanner, scan
-from mcs_conformance.strategies import HermesStrategy, Llama3JsonStrategy, MistralStrategy, PythonicStrategy
+from mcs_conformance.reference.strategies.text_formats import TEXT_FORMATS
+from mcs_conformance.reference.strategies.text_formats._json_calls import call_from_object, read_json
+from mcs_conformance.strategies import HermesStrategy
 
-BASES = {s.name: s for s in (HermesStrategy, Llama3JsonStrategy, MistralStrategy, PythonicStrategy)}
+BASES = {s.name: s for s in TEXT_FORMATS}
 
 
 def _heal(body: str) -> str:
@@ -48,56 +50,83 @@ class _MarkerSplitNotJoined:
 
 
 class _EndsAtDelimiterInString:
-    """A region's body is cut at the first closing delimiter, inside a string too (BUG-CLASSES
-    25: vllm#45167, a </tool_call> inside an argument)."""
-
-    CLOSERS = {"hermes": "</tool_call>", "llama3-json": "}", "mistral": "}", "pythonic": "\\'"}
+    """A call's text is cut at the first closing delimiter, inside a string too (BUG-CLASSES
+    25: vllm#45167, a </tool_call> inside an argument; a value read as ``[^<]*``)."""
 
     def extract(self, message: object) -> list[ToolCall]:
         text = self._text(message)  # type: ignore[attr-defined]
         out: list[ToolCall] = []
         for region in scan(self.grammar, text)[1]:  # type: ignore[attr-defined]
-            body = text[region.body: region.body_end if region.closed else len(text)]
-            closer = self.CLOSERS[self.name]  # type: ignore[attr-defined]
-            if closer == "\\'":  # the quote escaped inside a string read as the string's end
-                body = body.replace("\\'", "'")
-            elif closer in body:
-                cut = body.index(closer) + (len(closer) if closer == "}" else 0)
-                body = body[:cut]
+            body = _cut_at_delimiter(self.name, text[region.body: region.body_end if region.closed else len(text)])  # type: ignore[attr-defined]
             out.extend(self.grammar.parse(body, region.closed, region.marker))  # type: ignore[attr-defined]
+        if self.name in ("qwen3-coder", "glm45", "kimi-k2"):  # type: ignore[attr-defined]
+            out = [replace(c, arguments=_cut_strings(c.arguments)) for c in out]
         return out
+
+
+def _cut_at_delimiter(fmt: str, body: str) -> str:
+    if fmt == "hermes" and "</tool_call>" in body:
+        return body[: body.index("</tool_call>")]
+    if fmt in ("llama3-json", "mistral") and "}" in body:
+        return body[: body.index("}") + 1]
+    if fmt == "pythonic":  # a quote escaped inside a string read as the string's end
+        return body.replace("\\'", "'")
+    if fmt == "deepseek" and "```json" in body:  # the fenced JSON ends at the next fence, inside a string too
+        head, opening, rest = body.partition("```json")
+        return head + opening + rest.partition("```")[0] + "```<｜tool▁call▁end｜>"
+    return body
+
+
+def _cut_strings(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.split("<")[0]
+    if isinstance(value, dict):
+        return {k: _cut_strings(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cut_strings(v) for v in value]
+    return value
 
 
 class _CutCallExecuted:
     """An unclosed region (the text ended inside it: a token limit) is repaired and read as a
     finished call (BUG-CLASSES 19: vercel/ai PR #13137)."""
 
+    CLOSERS = {"deepseek": "<｜tool▁call▁end｜>", "kimi-k2": "<|tool_call_end|>",
+               "qwen3-coder": "\n</parameter>\n</function>"}
+
     def extract(self, message: object) -> list[ToolCall]:
         text = self._text(message)  # type: ignore[attr-defined]
         out: list[ToolCall] = []
         for region in scan(self.grammar, text)[1]:  # type: ignore[attr-defined]
-            body = text[region.body: region.body_end] if region.closed else _heal(text[region.body:])
+            if region.closed:
+                body = text[region.body: region.body_end]
+            else:
+                body = _heal(text[region.body:]) + self.CLOSERS.get(self.name, "")  # type: ignore[attr-defined]
             out.extend(self.grammar.parse(body, True, region.marker))  # type: ignore[attr-defined]
         return out
 
 
 class _ProseMentionTakenAsCall:
-    """Call-shaped text anywhere in the prose is read as a call too (llama.cpp#18183: any JSON
-    with a name key taken as a call)."""
+    """Call-shaped text anywhere in the prose is read as a call too: a JSON object with a name
+    and arguments, or a call list (llama.cpp#18183: any JSON with a name key taken as a call)."""
 
     def extract(self, message: object) -> list[ToolCall]:
         calls = super().extract(message)  # type: ignore[misc]
         prose = self.content_text(message)  # type: ignore[attr-defined]
+        pythonic = self.name == "pythonic"  # type: ignore[attr-defined]
         for i, c in enumerate(prose):
-            if c not in "[{":
+            if c != ("[" if pythonic else "{"):
                 continue
-            extent = (PythonExtent() if self.name == "pythonic" else JsonExtent()).feed(prose, i)  # type: ignore[attr-defined]
-            if extent is None:
+            end = (PythonExtent() if pythonic else JsonExtent()).feed(prose, i)
+            if end is None:
                 continue
-            body = prose[i:extent]
-            if self.name == "mistral" and body.startswith("{"):  # type: ignore[attr-defined]
-                continue
-            found = [c for c in self.grammar.parse(body, True, "") if c.error is None]  # type: ignore[attr-defined]
+            if pythonic:
+                found = self.grammar.parse(prose[i:end], True, "")  # type: ignore[attr-defined]
+            else:
+                obj, _ = read_json(prose[i:end])
+                keys = ("arguments", "parameters")
+                found = [call_from_object(obj, self.name, keys)] if isinstance(obj, dict) and "name" in obj else []  # type: ignore[attr-defined]
+            found = [c for c in found if c.error is None]
             if found:
                 return calls + found
         return calls

@@ -1,7 +1,8 @@
 """The reference strategies and the default chain (natives first, text last).
 
 The four of ADR-0001 make up ``default_chain()``; the text formats of open models
-(:mod:`.text_formats`: Hermes, Llama 3 JSON, Mistral, pythonic, ...) are importable from here too
+(:mod:`.text_formats`: Hermes, Llama 3 JSON, Mistral, pythonic, Qwen3-Coder, DeepSeek, Kimi K2,
+GLM-4.5) are importable from here too
 but belong to no default chain: a driver for such a model puts its format's strategy in its own
 chain, as the text strategy (docs/spec.md, "Text formats of open models")."""
 
@@ -13,17 +14,30 @@ from .json_codec import JsonCodec
 from .openai_chat import OpenAIChatStrategy
 from .openai_responses import OpenAIResponsesStrategy
 from .text import TextStrategy
-from .text_formats import HermesStrategy, Llama3JsonStrategy, MistralStrategy, PythonicStrategy
+from .text_formats import (
+    DeepSeekStrategy,
+    Glm45Strategy,
+    HermesStrategy,
+    KimiK2Strategy,
+    Llama3JsonStrategy,
+    MistralStrategy,
+    PythonicStrategy,
+    Qwen3CoderStrategy,
+)
 
 __all__ = [
     "AnthropicMessagesStrategy",
+    "DeepSeekStrategy",
+    "Glm45Strategy",
     "HermesStrategy",
     "Llama3JsonStrategy",
     "MistralStrategy",
     "JsonCodec",
+    "KimiK2Strategy",
     "OpenAIChatStrategy",
     "OpenAIResponsesStrategy",
     "PythonicStrategy",
+    "Qwen3CoderStrategy",
     "TextStrategy",
     "by_name",
     "default_backup",

@@ -11,12 +11,31 @@ from hypothesis import strategies as st
 from mcs_conformance import LLMStreamBuffer
 from mcs_conformance.corpus_tools.corpus import load_corpus
 from mcs_conformance.reference.strategies.marked_text import Scanner, held_tail
-from mcs_conformance.strategies import HermesStrategy, Llama3JsonStrategy, MistralStrategy, PythonicStrategy, default_chain
+from mcs_conformance.reference.strategies.text_formats import TEXT_FORMATS
+from mcs_conformance.strategies import default_chain
 from mcs_conformance.suite.invariants.base import calls_view
 
-STRATEGIES = {s.name: s for s in (HermesStrategy, Llama3JsonStrategy, MistralStrategy, PythonicStrategy)}
+STRATEGIES = {s.name: s for s in TEXT_FORMATS}
 CORPUS = load_corpus()
 STREAMS = [c for c in CORPUS.cases if c.format in STRATEGIES and c.is_stream]
+
+
+def _strategy(case):
+    """The format's reference strategy, for the case's request when it carries one."""
+    strategy = STRATEGIES[case.format]()
+    request = case.data.get("request")
+    return strategy.with_request(request) if request is not None else strategy
+
+
+def test_the_typed_formats_read_the_request_and_text_without_it() -> None:
+    """qwen3-coder and glm45 type a value by the request's tools; without them it stays text."""
+    case = CORPUS.case("qwen3-coder/vllm-multiline-json-parameter")
+    text = case.expect["message"]
+    typed = _strategy(case).extract(text)[0].arguments
+    plain = STRATEGIES["qwen3-coder"]().extract(text)[0].arguments
+    assert typed["precision"] == 2 and typed["dimensions"] == {"width": 10, "height": 20}
+    assert plain["precision"] == "2" and isinstance(plain["dimensions"], str)
+    assert not hasattr(STRATEGIES["hermes"](), "with_request")
 
 
 def test_every_format_has_cases_and_a_leak_case() -> None:
@@ -32,7 +51,7 @@ def test_none_is_in_the_default_chain() -> None:
 
 @pytest.mark.parametrize("case", STREAMS, ids=lambda c: c.id)
 def test_each_case_reads_as_it_says(case) -> None:
-    strategy = STRATEGIES[case.format]()
+    strategy = _strategy(case)
     buf = LLMStreamBuffer([strategy])
     shown = "".join(buf.feed(chunk) for chunk in case.chunks)
     message = buf.as_dict()
@@ -47,7 +66,7 @@ def test_display_does_not_depend_on_the_chunking(case, data) -> None:
     text = case.expect["message"]
     cuts = sorted(data.draw(st.sets(st.integers(0, len(text)), max_size=12)))
     pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
-    strategy = STRATEGIES[case.format]()
+    strategy = _strategy(case)
     buf = LLMStreamBuffer([strategy])
     assert "".join(buf.feed(p) for p in pieces) == case.expect["content_text"]
 
