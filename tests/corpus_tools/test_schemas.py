@@ -15,7 +15,8 @@ from mcs_conformance.corpus_tools.capture import split_at
 from mcs_conformance.corpus_tools.oracles import oracle_for
 from tests.helpers import realdata
 
-FORMATS = ["openai-chat", "openai-responses", "anthropic-messages", "text-json", "hermes", "llama3-json", "mistral", "pythonic"]
+FORMATS = ["openai-chat", "openai-responses", "anthropic-messages", "text-json", "hermes", "llama3-json", "mistral", "pythonic",
+           "qwen3-coder", "deepseek", "kimi-k2", "glm45"]
 EXPECTED = {"case", "descriptor"} | {f"{f}.{k}" for f in FORMATS for k in ("chunk", "message", "history")}
 
 CHUNK_FILES = (
