@@ -124,3 +124,36 @@ def test_the_bundled_cases_kill_the_bug(fmt: str, bug: str) -> None:
     case_id = f"{fmt}/{slug}" if slug else None
     assert verdict(BASES[fmt](), check, case_id) in (None, "reference"), "the reference must pass the item"
     assert verdict(broken(fmt, bug), check, case_id) in ("must", "should")
+
+
+@pytest.mark.parametrize("fmt", sorted(KILLS))
+def test_an_author_strategy_declaring_the_format_gets_its_cases_and_their_verdicts(fmt: str) -> None:
+    """A text strategy of another name that declares the format (--mcs-format, format in the
+    table) runs the format's bundled cases under its own name; the reference passes them, and the
+    cases still fail each one-bug copy."""
+    from mcs_conformance.suite.formats import adopt, choose_format
+
+    def renamed(strategy: Any) -> Any:
+        cls = type(f"Author{type(strategy).__name__}", (type(strategy),), {"name": f"my-{fmt}"})
+        return cls() if not getattr(strategy.grammar, "schemas", None) else cls(None)
+
+    author = renamed(BASES[fmt]())
+    choice = choose_format(author, CORPUS, fmt, is_text=True)
+    adopted = adopt(CORPUS, choice)
+    own = [c for c in adopted.cases if c.format == author.name]
+    assert len(own) == len(CORPUS.for_format(fmt)) > 0
+    bug, (check, slug) = "second-call-dropped", KILLS[fmt]["second-call-dropped"]
+    case = adopted.case(f"{fmt}/{slug}").fresh()  # ids stay as bundled; format and names are the author's
+
+    def run(strategy: Any) -> str | None:
+        request = case.data.get("request")
+        strategy = strategy.with_request(request) if request is not None else strategy
+        subject = Subject(strategy, adopted, settings={"hypothesis": hypothesis_settings("ci"), "shrink_budget": 3})
+        try:
+            CHECKS[check].run(subject, case)
+        except Failure as failure:
+            return failure.level or CHECKS[check].level
+        return None
+
+    assert run(author) is None
+    assert run(renamed(broken(fmt, bug))) in ("must", "should")
