@@ -32,8 +32,8 @@ from typing import Any
 
 from ..reference.accumulator import Accumulator
 from ..reference.protocol import ToolCall, ToolCallRecord
-from .messages import (MEMBERS, OPTIONAL_MEMBERS, PROTOCOL, call_from_wire, call_to_wire, decode, encode,
-                       error_from_wire, record_to_wire)
+from .messages import (MEMBERS, OPTIONAL_MEMBERS, PROTOCOL, STRING_FORMS, call_from_wire, call_to_wire, decode, encode,
+                       error_from_wire, mark_strings, needs_marks, record_to_wire, unmark_strings)
 
 __all__ = ["BridgedStrategy", "Peer", "PeerFailure", "PeerStartError", "bridged", "close_all"]
 
@@ -72,6 +72,7 @@ class Peer:
         self.timeout, self.memory_mib = timeout, memory_mib
         self.label = label or " ".join(self.argv)
         self.hello: dict[str, Any] | None = None
+        self.marked = False  # strings cross in the wtf8-marked form (the handshake's string_form)
         self.generation = 0  # counts the processes started; a stream belongs to one
         self.tripped: dict[str, str] = {}
         self.crashes: collections.Counter[str] = collections.Counter()
@@ -102,7 +103,8 @@ class Peer:
         except OSError as exc:
             raise PeerStartError(f"cannot start {self.label!r}: {exc}", f"it cannot be started: {exc}") from None
         try:
-            hello = self._exchange({"cmd": "start", "protocol": PROTOCOL}, "start")["ok"]
+            hello = self._exchange({"cmd": "start", "protocol": PROTOCOL, "string_forms": list(STRING_FORMS)},
+                                   "start")["ok"]
         except PeerFailure as exc:
             raise PeerStartError(f"{self.label!r} did not answer the handshake: {exc}"
                                  + (f"\n{exc.detail}" if exc.detail else ""), str(exc), exc.detail) from None
@@ -114,6 +116,7 @@ class Peer:
         if problem:
             self.kill()
             raise PeerStartError(f"{self.label!r}: {problem}", problem)
+        self.marked = hello.get("string_form") == "wtf8-marked"
         if self.hello is None:
             self.hello = hello
         elif hello["name"] != self.hello["name"]:
@@ -253,6 +256,8 @@ class Peer:
         request["id"] = rid = next(self._ids)
         try:
             data = encode(request)
+            if self.marked and needs_marks(data):
+                data = encode(mark_strings(request))
         except (TypeError, ValueError) as exc:
             raise ValueError(f"the bridge carries JSON values only: {member}'s arguments are not JSON ({exc})") from None
         if self._transcript is not None:
@@ -270,7 +275,7 @@ class Peer:
             self.kill()
             raise
         if "error" in reply:
-            raise error_from_wire(reply["error"])
+            raise _from_peer(error_from_wire(reply["error"]))
         return reply
 
     def _roundtrip(self, proc: subprocess.Popen[bytes], data: bytes, rid: int, member: str, started: float) -> dict:
@@ -389,6 +394,8 @@ class Peer:
 
         try:
             reply = decode(line)
+            if self.marked and b"\\u0000wtf8:" in line:
+                reply = unmark_strings(reply)
         except ValueError as exc:
             raise broken(f"it wrote a line that is not JSON ({exc})") from None
         if not isinstance(reply, dict) or ("ok" in reply) == ("error" in reply):
@@ -474,7 +481,7 @@ class BridgedStrategy:
         held, self._done = self._done, None
         if held is not None and held[0] is chunk and isinstance(held[1], dict):
             if "error" in held[1]:
-                raise error_from_wire(held[1]["error"])
+                raise _from_peer(error_from_wire(held[1]["error"]))
             if "ok" in held[1]:
                 return held[1]["ok"]
         return self.peer.call("is_done", chunk=chunk)
@@ -572,7 +579,15 @@ def _hello_problem(hello: Any) -> str | None:
         return "its handshake's members is not a list of member names"
     if not isinstance(hello.get("implementation", {}), dict):
         return "its handshake's implementation is not an object"
+    if hello.get("string_form", "json") not in STRING_FORMS:
+        return f"its handshake's string_form is {hello.get('string_form')!r}, not one of {', '.join(STRING_FORMS)}"
     return None
+
+
+def _from_peer(exc: Exception) -> Exception:
+    """Mark an error the peer answered as data (the suite's failure report says so)."""
+    exc.from_peer = True  # type: ignore[attr-defined]
+    return exc
 
 
 def _shown(line: bytes) -> str:

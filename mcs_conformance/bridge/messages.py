@@ -6,7 +6,9 @@ the wire's JSON and back, for the client and the Python server alike.
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 from typing import Any
 
 from ..reference.errors import MalformedChunk, StreamError
@@ -19,6 +21,7 @@ __all__ = [
     "MEMBERS",
     "OPTIONAL_MEMBERS",
     "PROTOCOL",
+    "STRING_FORMS",
     "PeerError",
     "call_from_wire",
     "call_or_value",
@@ -28,8 +31,11 @@ __all__ = [
     "encode",
     "error_from_wire",
     "error_to_wire",
+    "mark_strings",
+    "needs_marks",
     "record_from_wire",
     "record_to_wire",
+    "unmark_strings",
 ]
 
 PROTOCOL = 1
@@ -38,6 +44,12 @@ OPTIONAL_MEMBERS = ("render",)
 MEASURES = ("cpu_time",)  # optional: the CPU seconds the strategy's own code has used in the peer
 COMMANDS = ("start", *MEMBERS, "as_dict", *OPTIONAL_MEMBERS, "ping", *MEASURES)
 ERROR_TYPES = ("MalformedChunk", "StreamError", "ValueError", "Error")
+# how text that is not valid Unicode crosses (docs/bridge.md, "Text that is not valid Unicode"):
+# "json", as JSON escapes (\ud83d), or "wtf8-marked", which a peer asks for in its handshake
+STRING_FORMS = ("json", "wtf8-marked")
+MARK = "\u0000wtf8:"  # a marked string: this, then the base64 of the text's WTF-8 bytes
+_LONE = re.compile("[\ud800-\udfff]")
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 class PeerError(Exception):
@@ -57,6 +69,57 @@ def encode(message: dict[str, Any]) -> bytes:
 def decode(line: bytes) -> Any:
     """A line of the wire as JSON (ValueError when it is none)."""
     return json.loads(line)
+
+
+def needs_marks(line: bytes) -> bool:
+    """Might this encoded line hold a string the ``wtf8-marked`` form writes otherwise (a
+    surrogate escape, or a string that looks marked)? A cheap look before a walk."""
+    return _ESCAPED_SURROGATE.search(line) is not None or b"\\u0000wtf8:" in line
+
+
+def _paired(text: str) -> str:
+    """``text`` with every high-low surrogate pair joined into the character it stands for."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def _mark(text: str) -> str:
+    text = _paired(text)
+    if _LONE.search(text) is None and not text.startswith(MARK):
+        return text
+    return MARK + base64.b64encode(text.encode("utf-8", "surrogatepass")).decode("ascii")
+
+
+def _unmark(text: str) -> str:
+    if not text.startswith(MARK):
+        return text
+    try:
+        raw = base64.b64decode(text[len(MARK):], validate=True)
+        return _paired(raw.decode("utf-8", "surrogatepass"))
+    except ValueError as exc:
+        raise ValueError(f"a marked string ({text[:40]!r}) is not base64 of WTF-8 text: {exc}") from None
+
+
+def _walk(value: Any, each: Any) -> Any:
+    if isinstance(value, str):
+        return each(value)
+    if isinstance(value, dict):
+        return {each(k): _walk(v, each) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_walk(v, each) for v in value]
+    return value
+
+
+def mark_strings(value: Any) -> Any:
+    """``value`` with every string (and object key) that holds a lone surrogate, or begins
+    with :data:`MARK`, written in the ``wtf8-marked`` form: :data:`MARK` and the base64 of its
+    WTF-8 bytes (UTF-8, a lone surrogate as the three bytes of its code point)."""
+    return _walk(value, _mark)
+
+
+def unmark_strings(value: Any) -> Any:
+    """The inverse of :func:`mark_strings` (ValueError on a marked string that is no base64
+    of WTF-8); surrogate pairs a peer joined byte by byte come back as one character."""
+    return _walk(value, _unmark)
 
 
 def call_to_wire(call: ToolCall) -> dict[str, Any]:

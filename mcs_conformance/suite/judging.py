@@ -89,6 +89,9 @@ def judge(conf: Any, item: Any) -> Verdict:
             "it hung on, nor at all once it hung on several, so a hanging strategy's run ends in minutes)"), "tripped")
     except BaseException as exc:  # noqa: BLE001 -- sorted below: the strategy's, or the suite's own
         failure = _strategy_failure(exc, conf.subject.strategy)
+        if failure is not None and case is not None:
+            failure.detail = "\n".join(filter(None, [_expected(check, item.case), failure.detail]))
+            failure.level = failure.level or _parts_level(check, item.case)
         if failure is None:
             raise SuiteFault(
                 f"{check.id}[{label}]: the suite's own code raised {type(exc).__name__}: {exc}. This is a bug "
@@ -132,6 +135,46 @@ def _interrupted(failure: Any, cause: str) -> Any:
     return failure
 
 
+def _parts_level(check: Any, case: Any) -> str | None:
+    """The level of a raise on a case: that of the parts the check judges when the case gives
+    each a level (the most severe of them), as a wrong answer there would report; else None
+    (the check's own level)."""
+    from .invariants import LEVELS
+
+    levels = case.expect.get("levels", {})
+    judged = [p for p in check.parts if p in case.expect]
+    if not judged or any(p not in levels for p in judged):
+        return None
+    return min((levels[p]["level"] for p in judged), key=LEVELS.index)
+
+
+def _expected(check: Any, case: Any) -> str:
+    """What the case expects of the parts the check judges, and the rules it relies on: shown
+    when the strategy raised instead of answering, so the failure says what the answer was to
+    be and where the rule is written, not only where the strategy broke."""
+    import json
+
+    from .failures import shorten
+
+    expect = case.expect
+    parts = [p for p in check.parts if p in expect] or [p for p in ("calls", "message", "error") if p in expect]
+    lines = [f"the case expects ({case.description}):"]
+    for part in parts:
+        text = json.dumps(shorten(expect[part]), ensure_ascii=False, default=repr)
+        lines.append(f"  {part}: {text if len(text) <= 600 else text[:600] + ' ...'}")
+        rule = expect.get("levels", {}).get(part)
+        if rule:
+            lines.append(f"    level {rule['level']}: {rule.get('why', '')} (source: {rule.get('source', '')})")
+    accepted = [a for a in expect.get("accept", []) if any(p in a for p in parts)]
+    if accepted:
+        lines.append("  also accepted: " + "; ".join(f"{', '.join(p for p in parts if p in a)} as {a.get('source', '')}"
+                                                    for a in accepted))
+    rules = [s for s in check.sources if s.startswith("spec ")]
+    lines.append(f"the rule: {check.id} ({check.level}): {check.title}"
+                 + (f"; docs/spec.md: {', '.join(r[len('spec '):] for r in rules)}" if rules else ""))
+    return "\n".join(lines)
+
+
 def _strategy_failure(exc: BaseException, strategy: Any) -> Any:
     """The failure an exception out of a check stands for, when the strategy caused it (it
     raised it, code of its own ran when it was raised, such as a ``finish`` callback the
@@ -150,6 +193,8 @@ def _strategy_failure(exc: BaseException, strategy: Any) -> Any:
         return None
     tb = traceback.extract_tb(exc.__traceback__)
     where = "".join(traceback.format_list(tb[-3:])) if tb else ""
+    if getattr(exc, "from_peer", False):  # the suite's bridge frames would say nothing of where the peer broke
+        where = "  in the strategy's process: its peer answered the error as data (no traceback crosses the bridge)\n"
     who = f"the strategy's {method}" if method else ("the strategy's code" if own_code else "the strategy")
     return Failure(f"{who} raised {type(exc).__name__}: {exc}", detail=f"most recent calls:\n{where}".rstrip())
 

@@ -342,14 +342,24 @@ class Conformance(Reporting):
     def _snapshot_dir(self, root: Path) -> Path:
         """Where this strategy's golden snapshots live: the option, the table, or a folder per
         strategy under tests/mcs-conformance keyed by name and import path, so two strategies
-        of the same name in one repository keep apart."""
+        of the same name in one repository keep apart. A peer (``exec:COMMAND``) is keyed by
+        the names its handshake gives, ``<name>@peer.<implementation name>``, never by the
+        command, so a moved binary, a wrapper or another checkout keeps its snapshots; a folder
+        named after the command (as before) is renamed to it once (:func:`_adopt_command_folder`)."""
         given = self.config.getoption("mcs_snapshot_dir")
         if given:
             return Path(given).resolve()
         if self.settings.snapshot_dir is not None:
             return self.settings.snapshot_dir.resolve()
-        key = re.sub(r"[^A-Za-z0-9_.@-]+", "-", f"{self.subject.name}@{self.spec.replace(':', '.')}")
-        return root / "tests" / SUITE / key
+        base = root / "tests" / SUITE
+        if not self.spec.startswith("exec:"):
+            return base / _folder_key(f"{self.subject.name}@{self.spec.replace(':', '.')}")
+        implementation = getattr(self.subject.strategy, "implementation", None) or {}
+        own = implementation.get("name") if isinstance(implementation.get("name"), str) else ""
+        folder = base / _folder_key(f"{self.subject.name}@peer" + (f".{own}" if own else ""))
+        if not hasattr(self.config, "workerinput"):  # once, before any worker starts
+            self.adopted_snapshots = _adopt_command_folder(base, self.subject.name, folder)
+        return folder
 
     # -- collection -------------------------------------------------------------------
     def pytest_ignore_collect(self, collection_path: Path, config: pytest.Config) -> bool | None:
@@ -396,6 +406,26 @@ class Conformance(Reporting):
     def judge(self, item: "ConformanceItem") -> Verdict:
         """Run the item's check on a fresh copy of its case and conclude (:func:`.judging.judge`)."""
         return judge(self, item)
+
+
+def _folder_key(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.@-]+", "-", text)
+
+
+def _adopt_command_folder(base: Path, name: str, folder: Path) -> tuple[list[Path], Path | None]:
+    """Rename the snapshot folder an earlier release named after a peer's command line
+    (``<name>@exec.<command>``) to ``folder``, when ``folder`` does not exist yet and exactly
+    one such folder does; returns (the old folders found, the one renamed or None)."""
+    if folder.exists() or not base.is_dir():
+        return [], None
+    old = sorted(p for p in base.glob(f"{_folder_key(name + '@exec.')}*") if p.is_dir())
+    if len(old) != 1:
+        return old, None
+    try:
+        old[0].rename(folder)
+    except OSError:
+        return old, None
+    return old, old[0]
 
 
 def _mebibytes(text: str) -> float:

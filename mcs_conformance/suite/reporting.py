@@ -85,6 +85,18 @@ class Reporting:
         advice = self.chain_advice()
         if advice:
             terminalreporter.write_line(advice, yellow=True, bold=True)
+        found, adopted = getattr(self, "adopted_snapshots", ([], None))
+        if adopted is not None:
+            terminalreporter.write_line(
+                f"mcs-conformance: the golden snapshots' folder {adopted.name}, named after the peer's command, was "
+                f"renamed to {self.snapshot_dir.name}, named after its handshake, content unchanged: commit the "
+                f"rename (docs/ci.md, Migrating)", yellow=True, bold=True)
+        elif len(found) > 1:
+            terminalreporter.write_line(
+                f"mcs-conformance: {len(found)} snapshot folders named after a peer's command "
+                f"({', '.join(p.name for p in found)}): none was renamed to {self.snapshot_dir.name}, the folder "
+                f"named after the peer's handshake; rename the one this run should use (docs/ci.md, Migrating)",
+                yellow=True, bold=True)
         renamed = getattr(self, "renamed_snapshots", [])
         if renamed:
             terminalreporter.write_line(
@@ -102,6 +114,13 @@ class Reporting:
                 f"mcs-conformance: {len(interrupted)} item(s) failed on a time limit or the strategy's process rather "
                 f"than on an answer; the first was {name}: {problem}"
                 + (f" (fix it first: {later} more followed)" if later else ""), red=True, bold=True)
+        strategy = self.subject.strategy
+        if callable(getattr(strategy, "floor", None)) and not getattr(strategy, "measures_itself", True) \
+                and any(key.startswith("COST-") for key in self.summary.results):
+            terminalreporter.write_line(
+                "mcs-conformance: the peer does not answer cpu_time, so COST timed its process and this one together "
+                "and subtracted the bridge's own cost, measured with ping: about twice the time a peer that answers "
+                "cpu_time takes, and noisier on a busy machine (docs/bridge.md, COST through the bridge)", yellow=True)
         terminalreporter.section("mcs-conformance summary")
         verbose = config.getoption("verbose") > 0
         for line in self.summary.lines(verbose=verbose):

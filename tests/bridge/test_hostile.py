@@ -352,3 +352,22 @@ def test_a_peer_behind_a_wrapper_dies_with_the_pytest_process(tmp_path: Path) ->
     inner = shlex.join([sys.executable, "-m", "mcs_conformance.bridge.server", f"{PEERS}.hang:HangsOnMarker"])
     wrapped = (f"--mcs-strategy=exec:sh -c {shlex.quote(inner + '; :')}",)
     assert _kill_pytest_while_the_peer_hangs(tmp_path, wrapped) == []
+
+
+# -- a strategy that raises: the failure says what was expected, and the rule ----------------------
+
+def test_a_strategy_that_raises_is_shown_the_expected_answer_and_the_rule(tmp_path: Path) -> None:
+    case = "openai-chat/msg-tool-calls-not-a-list"
+    for options in (isolated("raises:RaisesOnToolCallsObject"), (f"--mcs-strategy={PEERS}.raises:RaisesOnToolCallsObject",)):
+        run = run_suite(tmp_path, *options, "--mcs-check=EXTRACT-001", f"--mcs-case={case}")
+        text = run.texts.get(item("EXTRACT-001", case), "")
+        assert run.code == 1 and text, run.tail()
+        assert "the strategy's extract raised" in text and "TypeError" in text, text
+        assert "the case expects (tool_calls holding a single object instead of a list" in text, text
+        assert re.search(r'calls: \[\{"name": "", "arguments": \{\}, "id": null, "error": true\}\]', text), text
+        assert "level should: a call without a usable name, id or arguments carries error" in text, text
+        assert "the rule: EXTRACT-001 (must): " in text and "docs/spec.md: C1, C2, C3, C4" in text, text
+        assert re.search(r"level: +should", text), text  # the calls part's level, as a wrong answer would report
+        if "--mcs-isolate" in options:
+            assert "in the strategy's process: its peer answered the error as data" in text, text
+            assert "client.py" not in text, text  # none of the bridge's own frames

@@ -40,3 +40,29 @@ def test_calls_records_and_errors_cross_the_wire_unchanged() -> None:
     assert type(error_from_wire(error_to_wire(ValueError("no message")))) is ValueError
     other = error_from_wire(error_to_wire(KeyError("k")))
     assert isinstance(other, PeerError) and other.name == "KeyError"
+
+
+def test_the_marked_form_carries_lone_surrogates_and_reads_back_every_string() -> None:
+    from mcs_conformance.bridge.messages import MARK, mark_strings, needs_marks, unmark_strings
+
+    value = {"text": "see you \ud83d", "k\udc00": ["\U0001F600 whole", MARK + "looks marked", "plain"], "n": 1.5}
+    marked = mark_strings(value)
+    line = json.dumps(marked).encode("ascii")
+    read = json.dumps(json.loads(line), ensure_ascii=False)  # as a decoder reads it: pairs joined
+    assert not __import__("re").search("[\ud800-\udfff]", read)  # nothing a replacing decoder could spoil
+    assert marked["text"] == MARK + "c2VlIHlvdSDtoL0="  # base64 of the WTF-8 bytes: 'see you ' ED A0 BD
+    assert unmark_strings(json.loads(line)) == value
+    assert needs_marks(json.dumps(value).encode("ascii"))
+    assert not needs_marks(b'{"text": "plain", "emoji": "\\u00e9"}')
+    # a pair a peer joined from two halves, byte by byte (ED A0 BD ED B8 80), reads back as one character
+    joined = MARK + __import__("base64").b64encode(b"\xed\xa0\xbd\xed\xb8\x80").decode()
+    assert unmark_strings([joined]) == ["\U0001F600"]
+
+
+def test_a_marked_string_that_is_no_base64_is_refused() -> None:
+    import pytest
+
+    from mcs_conformance.bridge.messages import MARK, unmark_strings
+
+    with pytest.raises(ValueError, match="is not base64 of WTF-8 text"):
+        unmark_strings({"a": MARK + "not base64!"})

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 HERE = EXAMPLES / "ollama-js"
 SPEC = "exec:node ollama_strategy.mjs"
-JS_GOLDEN = HERE / "tests" / "mcs-conformance" / "ollama@exec.node-ollama_strategy.mjs" / "__snapshots__" / "golden"
+JS_GOLDEN = HERE / "tests" / "mcs-conformance" / "ollama@peer.ollama-js-example" / "__snapshots__" / "golden"
 PY_GOLDEN = EXAMPLES / "ollama" / "tests" / "mcs-conformance" / "ollama@ollama_strategy.OllamaStrategy" / "__snapshots__" / "golden"
 
 _FAMILY = re.compile(r"^([A-Z]+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$", re.M)
