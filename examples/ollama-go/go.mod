@@ -1,0 +1,3 @@
+module ollama-go-example
+
+go 1.19
