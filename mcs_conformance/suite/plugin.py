@@ -54,7 +54,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--mcs-report", metavar="PATH", help="Write the summary as JSON at PATH and as Markdown beside it.")
     group.addoption("--mcs-timeout", metavar="SECONDS", type=float, default=120.0, help="Time limit per check (default 120; 0: none).")
     group.addoption("--mcs-shrink-budget", metavar="SECONDS", type=budget_seconds, help="Time a failing hypothesis check may spend shrinking its example (default 3, thorough profile 30; 0: no limit).")
-    group.addoption("--mcs-snapshot-dir", metavar="DIR", help="Folder of this strategy's golden snapshots (default: tests/mcs-conformance/<name>@<module.attr>).")
+    group.addoption("--mcs-snapshot-dir", metavar="DIR", help="Folder of this strategy's golden snapshots (default: tests/mcs-conformance/<name>@<module.attr>; a peer's: <name>@peer.<its implementation name>).")
     group.addoption("--mcs-only", action="store_true", help="Run the conformance items only, not the project's own tests.")
     group.addoption("--mcs-chain", metavar="MODULE:ATTR", action="append", default=[], help="The chain your driver ships, one strategy per option, in order (also 'chain' in [tool.mcs-conformance]; default: the reference chain).")
     group.addoption("--mcs-isolate", action="store_true", default=None, help="Run a MODULE:ATTR strategy in a child process through the bridge (also 'isolate'; docs/bridge.md).")
