@@ -371,3 +371,7 @@ def test_a_strategy_that_raises_is_shown_the_expected_answer_and_the_rule(tmp_pa
         if "--mcs-isolate" in options:
             assert "in the strategy's process: its peer answered the error as data" in text, text
             assert "client.py" not in text, text  # none of the bridge's own frames
+
+
+def test_a_child_that_left_the_peers_group_dies_with_the_pytest_process(tmp_path: Path) -> None:
+    assert _kill_pytest_while_the_peer_hangs(tmp_path, isolated("setsid_child:StartsSessionThenHangs")) == []

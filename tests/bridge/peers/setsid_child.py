@@ -6,6 +6,7 @@ test's look for processes carrying the run's token."""
 import os
 import subprocess
 import sys
+import time
 
 from mcs_conformance.strategies import TextStrategy
 
@@ -27,3 +28,16 @@ class StartsSessionThenExits(TextStrategy):
                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             os._exit(3)
         return super().accumulate(acc, chunk)
+
+
+class StartsSessionThenHangs(TextStrategy):
+    """On the marked message, starts the child, says it is asleep (MCS_HOSTILE_ASLEEP), and
+    hangs: the test kills pytest then, and the child must go with the peer."""
+
+    def extract(self, message):
+        if marked(message):
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            open(os.environ["MCS_HOSTILE_ASLEEP"], "w").close()
+            time.sleep(60)
+        return super().extract(message)
