@@ -263,7 +263,7 @@ def test_a_hostile_strategy_fails_the_items_it_reached_and_every_item_is_reporte
         assert int(answered) == int(asked) + 1
     if name == "gigabytes":
         used = int(re.search(r"used (\d+) MiB", run.texts[item("EXTRACT-001")]).group(1))
-        assert 300 < used < 2048  # stopped on the way to 3 GiB
+        assert 300 <= used < 2048  # stopped on the way to 3 GiB (shown rounded: 300.4 MiB reads "300")
     if name == "stderr flood":
         assert len(run.out) < 100_000  # 150 KB a chunk went to stderr: only its last lines are shown
     if name == "an endless line":
