@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.helpers.limits import HANG
 from tests.helpers.projects import subprocess_env
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +23,7 @@ def _run(tmp: Path, command: list[str], *extra: str) -> subprocess.CompletedProc
     env = {k: v for k, v in subprocess_env(ROOT).items() if not k.startswith("PYTEST_")}
     cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--mcs-only", f"--rootdir={tmp}",
            f"--mcs-strategy=exec:{shlex.join(command)}", *SELECT, *extra]
-    return subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True, timeout=HANG)
 
 
 def test_a_peer_keeps_its_snapshots_when_its_command_changes(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.limits import HANG
 from tests.helpers.projects import subprocess_env
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +25,7 @@ def _run(form: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in subprocess_env(ROOT).items() if not k.startswith("PYTEST_")}
     cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rf", "--mcs-only", f"--mcs-case={CASE}",
            f"--mcs-strategy=exec:{peer}", "-k", "not GOLDEN"]
-    return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=HANG)
 
 
 def test_a_replacing_decoder_taking_json_escapes_loses_the_lone_surrogate() -> None:

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.limits import HANG
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 HERE = EXAMPLES / "ollama-go"
@@ -35,7 +37,7 @@ pytestmark = pytest.mark.skipif(shutil.which("go") is None,
 def _build(source: Path, out: Path) -> Path:
     binary = out / "ollama-peer"
     done = subprocess.run(["go", "build", "-o", str(binary), "."], cwd=source, capture_output=True, text=True,
-                          timeout=600, env={**os.environ, "GOFLAGS": "-mod=mod", "CGO_ENABLED": "0"})
+                          timeout=HANG, env={**os.environ, "GOFLAGS": "-mod=mod", "CGO_ENABLED": "0"})
     assert done.returncode == 0, done.stdout + done.stderr
     return binary
 
@@ -49,7 +51,7 @@ def _suite(cwd: Path, binary: Path, *options: str) -> subprocess.CompletedProces
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
     cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--mcs-strategy=exec:{binary}", "--mcs-only",
            "-q", "-rf", f"--mcs-corpus={EXAMPLES / 'ollama' / 'corpus'}", *options]
-    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
+    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=HANG)
 
 
 def test_conformance_suite_passes_on_the_go_example(peer: Path) -> None:
