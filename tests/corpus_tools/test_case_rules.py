@@ -1,8 +1,8 @@
 """Every rule a bundled case relies on is written in docs/spec.md.
 
 A case relies on rules beyond its checks' own (which tests/suite/test_levels.py ties to the
-spec's rows) where it gives a part of its expectation a level or accepts another answer:
-each such ``source`` must resolve to the spec. A source resolves when it points into the
+spec's rows) where it gives a part of its expectation a level: each such ``source`` must
+resolve to the spec. A source resolves when it points into the
 spec (``docs/spec.md, openai-chat, Fragments``; ``docs/spec.md C3``: resolved by
 tests/project/test_doc_references.py), or when every public reference it cites (an issue or
 pull request, ``owner/repo#N``; a BUG-CLASSES row; an SDK class or function run on the same
@@ -86,10 +86,10 @@ def source_problem(source: str, case_id: str = "") -> str | None:
 
 
 def _sources(case: dict) -> list[tuple[str, str]]:
-    expect = case["expect"]
-    out = [(f"expect.levels.{part}", rule.get("source", "")) for part, rule in expect.get("levels", {}).items()]
-    out += [(f"expect.accept[{i}]", a.get("source", "")) for i, a in enumerate(expect.get("accept", []))]
-    return out
+    """The sources of the levels a case gives its parts: each names the rule the part is judged
+    by. (An ``expect.accept`` source names evidence of another right answer, such as another
+    implementation's test, not a rule; tests/corpus_tools/test_corpus.py checks those.)"""
+    return [(f"expect.levels.{part}", rule.get("source", "")) for part, rule in case["expect"].get("levels", {}).items()]
 
 
 def test_every_rule_a_case_relies_on_resolves_to_the_spec() -> None:
