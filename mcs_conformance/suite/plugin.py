@@ -40,6 +40,8 @@ PROFILES = ("ci", "dev", "thorough")
 DEFAULT_GATE = "should"
 
 
+PLANNING_LIMIT = 120.0  # seconds: the least time planning the run gets, whatever --mcs-timeout says
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("mcs-conformance", "MCS streaming tool-call extraction conformance")
     group.addoption("--mcs-strategy", metavar="MODULE:ATTR", help="Strategy under test: a class, zero-argument factory or instance; or exec:COMMAND, a bridge peer in any language (docs/bridge.md).")
@@ -136,7 +138,11 @@ class Conformance(Reporting):
         )
         self.checks = CHECKS
         try:
-            with deadline(self.timeout, self.breaker):
+            # planning is the suite's own pass over the corpus (the strategy's recognizes on every
+            # shape, its format found), not a check: bounded only to stop a strategy that hangs in
+            # it, never tighter than PLANNING_LIMIT, so a small --mcs-timeout on a busy machine
+            # does not turn into a usage error
+            with deadline(max(self.timeout, PLANNING_LIMIT) if self.timeout else 0, self.breaker):
                 self._choose_format()
                 self.subject.claimed_first = self._claimed_first()
                 self.planned = self.plan()

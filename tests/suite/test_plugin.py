@@ -530,6 +530,52 @@ def test_reproduce_command_keeps_the_timeout(pytester: pytest.Pytester) -> None:
     assert again.returncode == 1 and f"FAILED {item('EXTRACT-001')}" in again.stdout, again.stdout
 
 
+SLOW_PLANNING = '''
+import time
+from mcs_conformance.strategies import TextStrategy
+
+
+class SlowRecognizes(TextStrategy):
+    """recognizes() takes 5 ms a call: planning, which asks it of every shape, takes seconds."""
+
+    def recognizes(self, shape):
+        time.sleep(0.005)
+        return super().recognizes(shape)
+
+
+class HangsInRecognizes(TextStrategy):
+    """recognizes() never returns: planning the run cannot end."""
+
+    def recognizes(self, shape):
+        while True:
+            time.sleep(0.05)
+'''
+
+
+def test_planning_is_not_held_to_a_small_check_limit(pytester: pytest.Pytester) -> None:
+    """Planning asks recognizes of every corpus shape; with 5 ms a call it takes longer than the
+    checks' 1 s limit on any machine, and still plans: its own limit is PLANNING_LIMIT."""
+    make_project(pytester)
+    pytester.makepyfile(slowplan=SLOW_PLANNING)
+    result = run(pytester, "--mcs-strategy=slowplan:SlowRecognizes", "--mcs-only", "--mcs-corpus=corpus",
+                 f"--mcs-case={CASE_ID}", "--mcs-check=EXTRACT-001", "--mcs-timeout=1")
+    assert result.ret == 0, result.stdout.str()[-3000:]
+    assert outcomes(result) == {item("EXTRACT-001"): "PASSED"}
+
+
+def test_a_strategy_that_hangs_while_the_run_is_planned_is_a_usage_error(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mcs_conformance.suite import plugin
+
+    make_project(pytester)
+    pytester.makepyfile(slowplan=SLOW_PLANNING)
+    monkeypatch.setattr(plugin, "PLANNING_LIMIT", 2.0)
+    result = run(pytester, "--mcs-strategy=slowplan:HangsInRecognizes", "--mcs-only", "--mcs-corpus=corpus",
+                 "--mcs-timeout=1")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "planning the run timed out" in result.stderr.str() and "recognizes" in result.stderr.str()
+
+
 # -- counterexamples -------------------------------------------------------------------------
 
 def test_rechunking_failure_writes_a_valid_counterexample_case(pytester: pytest.Pytester) -> None:
