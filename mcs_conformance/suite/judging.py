@@ -15,6 +15,18 @@ from ..bridge.client import PeerFailure
 from .failures import write_counterexample
 from .time_limits import CheckTimeout, StrategyTripped, deadline, raised_by_strategy
 
+# the part of a case's expectation each strategy method answers for: a crash or refusal there
+# is weighed at that part's level (docs/spec.md, "Which level a failure reports"); the first
+# part the case gives a level of its own decides. result_messages answers for no part (the
+# continuation's rules are the HISTORY checks' own): a crash there takes the check's level
+READS = {
+    "extract": ("calls",),
+    "content_text": ("content_text",),
+    "forming_name": ("forming_name", "calls"),
+    "recognizes": ("claimed_by",),
+    "is_done": ("done",),
+}
+
 
 # families judged on the chain (GOLDEN records what the chain's driver gets): not run on an
 # author's case that a reference strategy of the default chain claims first
@@ -89,14 +101,19 @@ def judge(conf: Any, item: Any) -> Verdict:
             "it hung on, nor at all once it hung on several, so a hanging strategy's run ends in minutes)"), "tripped")
     except BaseException as exc:  # noqa: BLE001 -- sorted below: the strategy's, or the suite's own
         failure = _strategy_failure(exc, conf.subject.strategy)
-        if failure is not None and case is not None:
-            failure.detail = "\n".join(filter(None, [_expected(check, item.case), failure.detail]))
-            failure.level = failure.level or _parts_level(check, item.case)
         if failure is None:
             raise SuiteFault(
                 f"{check.id}[{label}]: the suite's own code raised {type(exc).__name__}: {exc}. This is a bug "
                 "in mcs-conformance, not in the strategy under test: please report it with this traceback."
             ) from exc
+        read = case_read(exc, case, conf.subject.corpus)
+        if read is not None:
+            failure.detail = "\n".join(filter(None, [_expected(check, read), failure.detail]))
+        failure.level, why = crash_level(check, read, raised_by_strategy(exc))
+        if not why and read is not None:  # no part of the method's: the parts the check judges, as a wrong answer
+            failure.level = max(_parts_level(check, read) or check.level, check.level, key=LEVELS.index)
+        if why:
+            failure.detail = f"{failure.detail}\nlevel {failure.level}: {why}".lstrip()
     expected = conf.expected.get((check.id, label))
     if failure is None:
         if expected is not None:
@@ -173,6 +190,50 @@ def _expected(check: Any, case: Any) -> str:
     lines.append(f"the rule: {check.id} ({check.level}): {check.title}"
                  + (f"; docs/spec.md: {', '.join(r[len('spec '):] for r in rules)}" if rules else ""))
     return "\n".join(lines)
+
+
+def crash_level(check: Any, case: Any, method: str | None) -> tuple[str, str]:
+    """(level, why) of an exception a strategy method raised (a crash, or a refusal such as a
+    ``ValueError``) while the check read ``case``: the level of the part of the case's
+    expectation the method answers for (``READS``) where the case gives it one
+    (``expect.levels``); else, for a reading of calls where every call the case expects is an
+    error call (nothing that runs is lost), P5's ``should`` (the reading methods answer or
+    raise ``ValueError``; C3, C4, C6); else the check's own level. Never above the check's
+    level (docs/spec.md, "Which level a failure reports")."""
+    from .invariants import LEVELS
+    from .invariants.base import part_level
+
+    def weaker(level: str) -> str:
+        return max(level, check.level, key=LEVELS.index)
+
+    parts = READS.get(method or "", ())
+    if case is None or not parts:
+        return check.level, ""
+    for part in parts:
+        level, why = part_level(case, part)
+        if level is not None:
+            return weaker(level), f"{method} answers for the {part} of {case.id}, which the case rates {level} ({why})"
+    calls = case.expect.get("calls")
+    if "calls" in parts and isinstance(calls, list) and calls and all(isinstance(c, dict) and c.get("error")
+                                                                       for c in calls):
+        return weaker("should"), (f"every call of {case.id} is an error call, so the {method} that raised loses "
+                                  "no call that runs: docs/spec.md P5 (answer or raise ValueError naming the problem)")
+    return check.level, ""
+
+
+def case_read(exc: BaseException, case: Any, corpus: Any) -> Any:
+    """The case whose input the strategy read when it raised ``exc``: the item's own case, or
+    for a check over many messages the case the check named on the exception
+    (``base.note_case``)."""
+    from .invariants.base import noted_case
+
+    noted = noted_case(exc)
+    if noted is not None:
+        try:
+            return corpus.case(noted)
+        except KeyError:
+            return case
+    return case
 
 
 def _strategy_failure(exc: BaseException, strategy: Any) -> Any:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from ...corpus_tools.corpus import Case
 from ...reference.extraction import extract_calls
-from .base import Failure, Subject, calls_view, check, expect_part, part_level
+from .base import Failure, Subject, calls_view, check, expect_part, note_case, part_level
 from .hypothesis_run import given_run
 
 
@@ -101,14 +101,23 @@ def promotion(subject: Subject, case: None) -> None:
     _buffer_shares_chain(subject)
     # a message a reference strategy claims before the strategy under test would differ after
     # promotion through no fault of it: those cases are left to the one line of chain advice
-    messages = [c.final_message for c in subject.corpus.cases if _applies(subject, c) and c.id not in subject.claimed_first]
+    cases = [c for c in subject.corpus.cases if _applies(subject, c) and c.id not in subject.claimed_first]
+    messages = [c.final_message for c in cases]
     if not messages:
         return
+
+    def read(i: int, chain) -> dict[str, Any]:
+        try:
+            return _view(messages[i], subject, chain)
+        except Exception as exc:  # the strategy raised reading this case's message: weighed at its level
+            note_case(exc, cases[i])
+            raise
+
     def run(sequence: list[int]) -> None:
         shared = subject.chain()  # a fresh chain per example: the printed sequence reproduces alone
         for i in sequence:
-            fresh = _view(messages[i], subject, subject.chain())
-            promoted = _view(messages[i], subject, shared)
+            fresh = read(i, subject.chain())
+            promoted = read(i, shared)
             if fresh != promoted:
                 raise Failure(
                     "a chain promoted by earlier messages extracted differently from a fresh chain",
