@@ -1,4 +1,4 @@
-# requires: anthropic==2.15.0 httpx2==2.16.2
+# requires: anthropic==2.15.0 httpx2==2.17.0
 # run: python anthropic_sdk_quadratic_text.py
 """The anthropic SDK's message stream costs more per text delta the longer the text: its
 accumulator (``accumulate_event`` in anthropic/lib/streaming/_beta_messages.py and
