@@ -7,6 +7,11 @@
 # time is printed at the end, to keep the CI budget (12 minutes for all of .ci/run) in view.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# Compiled caches are written in the clone (git ignores them): the run starts hundreds of Python
+# processes (the suite in subprocesses, bridge peers, the release's virtualenv), and on a machine
+# that sets PYTHONDONTWRITEBYTECODE each of them would compile, and pytest assertion-rewrite, the
+# whole package again.
+unset PYTHONDONTWRITEBYTECODE
 VENV="${MCS_VENV:-.venv}"
 started=$SECONDS
 if [ ! -x "$VENV/bin/python" ]; then
