@@ -53,7 +53,7 @@ def test_a_clone_alone_imports_itself_and_rebuilds_the_corpus(tmp_path: Path) ->
 def test_the_guard_refuses_a_file_beside_the_clone(tmp_path: Path) -> None:
     from tests.conftest import beside_the_clone
 
-    sibling = ROOT.parent / "shared" / "DESIGN.md"
+    sibling = ROOT.parent / "a-sibling-folder" / "notes.md"  # never opened: the audit hook refuses it first
     if ROOT.parent == Path(ROOT.anchor) or Path(tempfile.gettempdir()).resolve() in (ROOT.parent, *ROOT.parents):
         pytest.skip("the clone lies in the temporary folder or at the root: the guard is off")
     assert beside_the_clone(str(sibling)) and beside_the_clone(str(ROOT.parent / "other-checkout" / "x.json"))
