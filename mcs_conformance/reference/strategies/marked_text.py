@@ -49,12 +49,21 @@ __all__ = [
     "arguments_of",
     "content_only",
     "held_tail",
+    "skip_ws",
     "partial_json_string",
 ]
 
 # Models write raw newlines inside strings; NaN and Infinity are not JSON (docs/spec.md C3).
 DECODER = json.JSONDecoder(strict=False, parse_constant=reject_json_constant)
 _WS = " \t\r\n"
+
+
+def skip_ws(s: str, i: int) -> int:
+    """The index of the first character at or after ``i`` that is not JSON whitespace."""
+    n = len(s)
+    while i < n and s[i] in _WS:
+        i += 1
+    return i
 
 
 def held_tail(s: str, i: int, markers: Sequence[str]) -> int:
@@ -227,8 +236,7 @@ class JsonThenMarker(EndScanner):
         n, close = len(s), self.close
         while i < n:
             if self.phase == "lead":
-                while i < n and s[i] in _WS:
-                    i += 1
+                i = skip_ws(s, i)
                 if i == n:
                     return i, None, None
                 self.phase = "json" if s[i] in "{[" else "raw"
@@ -246,8 +254,7 @@ class JsonThenMarker(EndScanner):
                     return k, None, None
                 i = k + 1  # the stop character alone, outside a string: not the marker
             elif self.phase == "after":
-                while i < n and s[i] in _WS:
-                    i += 1
+                i = skip_ws(s, i)
                 if i == n:
                     return i, None, None
                 if s.startswith(close, i):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...protocol import ToolCall
-from ..marked_text import DECODER, EndScanner, Grammar, JsonExtent, MarkedTextStrategy, ToEnd
+from ..marked_text import DECODER, EndScanner, Grammar, JsonExtent, MarkedTextStrategy, ToEnd, skip_ws
 from ._json_calls import call_from_object, dumps, forming_in
 
 __all__ = ["Llama3JsonGrammar", "Llama3JsonStrategy"]
@@ -34,8 +34,7 @@ class _JsonSequence(EndScanner):
         n = len(s)
         while i < n:
             if self.phase == "lead":
-                while i < n and s[i] in _WS:
-                    i += 1
+                i = skip_ws(s, i)
                 if i == n:
                     return i, None, None
                 if s[i] != "{":
@@ -69,16 +68,12 @@ class Llama3JsonGrammar(Grammar):
     def opens_at_start(self, s: str, i: int) -> int | None:
         """The output starts a call when it opens with ``{`` then the key ``"name"`` (or
         ``"type"``, as in ``{"type": "function", "name": ...}``)."""
-        k = i
-        while k < len(s) and s[k] in _WS:
-            k += 1
+        k = skip_ws(s, i)
         if k == len(s):
             return None
         if s[k] != "{":
             return -1
-        j = k + 1
-        while j < len(s) and s[j] in _WS:
-            j += 1
+        j = skip_ws(s, k + 1)
         head = s[j : j + 6]
         if head in ('"name"', '"type"'):
             return k

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from ...protocol import ToolCall
-from ..marked_text import EndScanner, Grammar, JsonExtent, MarkedTextStrategy, ToEnd
+from ..marked_text import EndScanner, Grammar, JsonExtent, MarkedTextStrategy, ToEnd, skip_ws
 from ._json_calls import call_from_object, dumps, forming_in, read_json
 
 __all__ = ["MistralGrammar", "MistralStrategy"]
@@ -37,8 +37,7 @@ class _MistralEnd(EndScanner):
         n = len(s)
         while i < n:
             if self.phase == "lead":
-                while i < n and s[i] in _WS:
-                    i += 1
+                i = skip_ws(s, i)
                 if i == n:
                     return i, None, None
                 self.phase = "json" if s[i] in "[{" else "name"

@@ -16,12 +16,11 @@ import re
 from typing import Any
 
 from ...protocol import ToolCall
-from ..marked_text import EndScanner, Grammar, MarkedTextStrategy, PythonExtent, held_tail
+from ..marked_text import EndScanner, Grammar, MarkedTextStrategy, PythonExtent, held_tail, skip_ws
 
 __all__ = ["PythonicGrammar", "PythonicStrategy"]
 
 START, END = "<|python_start|>", "<|python_end|>"
-_WS = " \t\r\n"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 
 
@@ -35,8 +34,7 @@ class _ListEnd(EndScanner):
         n = len(s)
         while i < n:
             if self.phase == "lead":
-                while i < n and s[i] in _WS:
-                    i += 1
+                i = skip_ws(s, i)
                 if i == n:
                     return i, None, None
                 if s[i] != "[":  # no list after the marker: the region is raw up to END
@@ -51,9 +49,7 @@ class _ListEnd(EndScanner):
                     return end, end, end
                 i, self.phase, self.body_end = end, "after", end
             elif self.phase == "after":
-                j = i
-                while j < n and s[j] in _WS:
-                    j += 1
+                j = skip_ws(s, i)
                 if s.startswith(END, j):
                     return j + len(END), j, j + len(END)
                 if j == n or END.startswith(s[j:]):
@@ -73,22 +69,17 @@ class PythonicGrammar(Grammar):
 
     def opens_at_start(self, s: str, i: int) -> int | None:
         """The output starts a call when it opens with ``[``, a name and ``(``."""
-        k = i
-        while k < len(s) and s[k] in _WS:
-            k += 1
+        k = skip_ws(s, i)
         if k == len(s):
             return None
         if s[k] != "[":
             return -1
-        j = k + 1
-        while j < len(s) and s[j] in _WS:
-            j += 1
+        j = skip_ws(s, k + 1)
         m = _NAME.match(s, j)
         if m is None:
             return None if j == len(s) else -1
         j = m.end()
-        while j < len(s) and s[j] in _WS:
-            j += 1
+        j = skip_ws(s, j)
         if j == len(s):
             return None
         return k if s[j] == "(" else -1
