@@ -34,6 +34,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..reference.protocol import protocol_members
+from .exception_marks import mark, marked
 
 __all__ = ["Breaker", "CheckTimeout", "Guarded", "StrategyTripped", "budget_seconds", "deadline", "raised_by_strategy"]
 
@@ -113,7 +114,7 @@ class Breaker:
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
-            _tag(exc, method)
+            mark(exc, _TAG, method)
             raise
         except BaseException as exc:
             if getattr(exc, "cause", None) == "time":  # the bridge's own clock, where no timer runs
@@ -194,24 +195,9 @@ class Guarded:
         return repr(self.__dict__["_mcs_inner"])
 
 
-def _tag(exc: BaseException, method: str) -> None:
-    try:
-        if not hasattr(exc, _TAG):
-            setattr(exc, _TAG, method)
-    except Exception:  # noqa: BLE001 -- an exception type that refuses attributes stays untagged
-        pass
-
-
 def raised_by_strategy(exc: BaseException) -> str | None:
     """The strategy method an exception (or one it was raised from) came out of, or None."""
-    seen: set[int] = set()
-    while exc is not None and id(exc) not in seen:
-        seen.add(id(exc))
-        method = getattr(exc, _TAG, None)
-        if method is not None:
-            return method
-        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
-    return None
+    return marked(exc, _TAG)
 
 
 def _digest(method: str, args: tuple) -> str:

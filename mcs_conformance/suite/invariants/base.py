@@ -12,6 +12,7 @@ from ...reference.buffer import LLMStreamBuffer
 from ...reference.chain import ExtractionChain
 from ...corpus_tools.corpus import Case, Corpus, Descriptor
 from ...reference.protocol import ExtractionStrategy, ToolCall
+from ..exception_marks import mark, marked
 from ..made_up_ids import SOURCE, made_up_ids, masked, settled
 
 __all__ = [
@@ -360,23 +361,12 @@ def note_case(exc: BaseException, case: Case) -> None:
     """Name on ``exc`` the case whose input the strategy was reading when it raised, for a
     check that reads many cases' messages in one item (CHAIN-002): the failure is weighed at
     the level that case gives the part read (``judging.crash_level``). The first name stays."""
-    try:
-        if not hasattr(exc, _READ_CASE):
-            setattr(exc, _READ_CASE, case.id)
-    except Exception:  # noqa: BLE001 -- an exception type that refuses attributes stays unnamed
-        pass
+    mark(exc, _READ_CASE, case.id)
 
 
 def noted_case(exc: BaseException) -> str | None:
     """The case id ``note_case`` put on ``exc`` or an exception it came from, or None."""
-    seen: set[int] = set()
-    while exc is not None and id(exc) not in seen:
-        seen.add(id(exc))
-        found = getattr(exc, _READ_CASE, None)
-        if found is not None:
-            return found
-        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
-    return None
+    return marked(exc, _READ_CASE)
 
 
 def expected_error(case: Case) -> str | None:
