@@ -7,6 +7,7 @@ really fails and the plugin's handling of that failure can be observed from the 
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import re
@@ -847,12 +848,16 @@ def test_a_hanging_strategy_times_out_once_and_every_other_item_is_reported_at_o
     messages = [r["message"] for r in report["results"] if r["outcome"] == "failed"]
     timed_out = [m for m in messages if "did not finish within 2 s" in m]
     hung = [m for m in timed_out if "one call of the strategy's accumulate was still running" in m]
-    assert 1 <= len(hung) <= 2 * (LEASHED_HANGS + 1), hung  # per worker: the first, then on the leash
+    per_worker = collections.Counter(re.match(r"\[(gw\d+)\]", m).group(1) for m in hung)
+    # per worker process: the first time-out, then LEASHED_HANGS on the leash
+    assert hung and all(n <= LEASHED_HANGS + 1 for n in per_worker.values()), (per_worker, tail)
     tripped = [m for m in messages if "accumulate is not called again: it timed out in" in m]
     assert len(tripped) > 50, (len(tripped), messages[:5])
-    # every other failure is a check that ran out of time on a loaded machine, never blamed on a method
+    # every other failure is a check that ran out of time on a loaded machine; a method that
+    # answers may still be blamed there when one of its calls was kept off the CPU for half
+    # the 2 s limit, but accumulate is never blamed beyond its leash
     others = [m for m in messages if m not in tripped + hung]
-    assert all("did not finish" in m and "still running" not in m for m in others), others[:3]
+    assert all("did not finish" in m and "accumulate was still running" not in m for m in others), others[:3]
     assert any(r["outcome"] == "passed" for r in report["results"])  # RECOG, EXTRACT... never feed
 
 
