@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -165,11 +167,22 @@ def _cmd_record(args: argparse.Namespace) -> int:
         print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     print(f"recording {proxy.url} -> {proxy.upstream}; captures go to {args.out}/ (Ctrl-C stops)", file=sys.stderr, flush=True)
+    stopping = threading.Event()
+
+    def stop(signum: int, frame: object) -> None:
+        # serve_forever ends at its next poll; shutdown() waits for that, so not on this thread
+        if not stopping.is_set():
+            stopping.set()
+            threading.Thread(target=proxy.server.shutdown, daemon=True).start()
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         proxy.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         proxy.server.server_close()
     print(f"stopped: {len(proxy.captures)} capture(s) written to {args.out}/", file=sys.stderr)
     return 0

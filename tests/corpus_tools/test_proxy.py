@@ -100,8 +100,10 @@ def test_a_bad_upstream_is_refused(tmp_path: Path, upstream: str) -> None:
         RecordingProxy(upstream, tmp_path)
 
 
-def test_the_record_command_runs_until_interrupted(tmp_path: Path) -> None:
-    """``mcs-conformance record`` as a user runs it: prints where it listens, records, stops on Ctrl-C."""
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_the_record_command_runs_until_interrupted(tmp_path: Path, stop: signal.Signals) -> None:
+    """``mcs-conformance record`` as a user runs it: prints where it listens, records, stops on
+    Ctrl-C (or SIGTERM) with its captures written."""
     rel = STREAMS["openai-chat"][1]
     with ReplayServer(sse_events(rel)) as server:
         proc = subprocess.Popen([str(CLI), "record", "--upstream", server.url, "--out", str(tmp_path / "caps")],
@@ -115,7 +117,7 @@ def test_the_record_command_runs_until_interrupted(tmp_path: Path) -> None:
             logged = proc.stderr.readline()  # type: ignore[union-attr]
             assert logged.startswith("POST /v1/chat/completions -> 200; ")
         finally:
-            proc.send_signal(signal.SIGINT)
+            proc.send_signal(stop)
             rest = proc.communicate(timeout=SOCKET)[1]
     assert proc.returncode == 0, rest
     assert "stopped: 1 capture(s) written" in rest
