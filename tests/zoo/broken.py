@@ -376,6 +376,25 @@ class ChatConcatenatesContent(_ChatSteps):
         super()._fold_field(acc, message, key, value)
 
 
+class ChatRescansContent(_ChatSteps):
+    """After every content delta the whole text so far is searched again for a tool call leaked
+    into it (a pattern that opens with a character class, so every character is tried): each
+    chunk costs the length of the text before it, and feeding is quadratic in the stream's length.
+
+    DESIGN (Feeding is linear); the quadratic-accumulation class of BUG-CLASSES "Also seen"
+    (eclipse-theia/theia PR#17975), in the form of a parser that rescans its buffer per chunk.
+    """
+
+    _LEAKED = re.compile(r'[{\[]\s*"(?:name|tool_calls)"\s*:')
+
+    def _fold_field(self, acc, message, key, value):
+        super()._fold_field(acc, message, key, value)
+        if key == "content" and isinstance(value, str):
+            pieces = acc.state.setdefault("content_pieces", [])
+            pieces.append(value)
+            acc.state["leaked"] = self._LEAKED.search("".join(pieces)) is not None
+
+
 class ChatDropsRepeatedDelta(_ChatSteps):
     """A content or arguments fragment equal to the one just before it is taken for a
     retransmission and skipped, so text with a doubled character loses one whenever a

@@ -178,7 +178,7 @@ ZOO: list[Entry] = [
     E("TextRendersWithoutEmptyArguments", "ROUNDTRIP-001"),
     E("TextReadsNoIds", "ROUNDTRIP-001"),
     E("AnthropicReparsesInputEachDelta", "COST-001"),
-    E("ChatConcatenatesContent", "COST-002"),
+    E("ChatRescansContent", "COST-002"),
     E("ChatKeepsIndex", "GOLDEN-001", CHAT_CALL),
     # -- synthesized calls: bugs no recording shows -------------------------------------------
     E("AnthropicTrimsStringArguments", "ROUNDTRIP-002"),
@@ -189,6 +189,10 @@ ZOO: list[Entry] = [
 # the suite misses it, and whether the miss is deterministic (a timing gap is not: under
 # heavy load a measurement can still cross the limit, so its xfail is not strict).
 GAPS: list[tuple[Entry, str, bool]] = [
+    (E("ChatConcatenatesContent", "COST-002"),
+     "s += t on the content copies only 98 characters more a chunk: at the 16,000 chunks COST-002 feeds, the "
+     "copying is a small share beside the per-chunk work, and the ratio measured is 32-56x on a quiet machine "
+     "but 22-32x on a loaded one, against the 24x limit", False),
     (E("AnthropicAssignsSignature", "SPLIT-001", "anthropic-messages/anthropic-clear-thinking-1", (21,)),
      "no case sends a signature in several signature_delta events (or an empty one after it), and the "
      "Anthropic descriptor does not list delta.signature as a delta field, so no re-chunking splits one", True),
