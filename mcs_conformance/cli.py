@@ -178,8 +178,6 @@ def _cmd_record(args: argparse.Namespace) -> int:
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         proxy.serve_forever()
-    except KeyboardInterrupt:
-        pass
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
