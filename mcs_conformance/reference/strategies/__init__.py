@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..chain import ExtractionChain
 from .anthropic_messages import AnthropicMessagesStrategy
+from .cohere import CohereStrategy
 from .json_codec import JsonCodec
 from .openai_chat import OpenAIChatStrategy
 from .openai_responses import OpenAIResponsesStrategy
@@ -27,6 +28,7 @@ from .text_formats import (
 
 __all__ = [
     "AnthropicMessagesStrategy",
+    "CohereStrategy",
     "DeepSeekStrategy",
     "Glm45Strategy",
     "HermesStrategy",
