@@ -82,14 +82,19 @@ def _delta_streams(subject: Subject) -> dict[str, Any]:
     builders: dict[str, Any] = {}
     for pattern in d.deltas:
         key = "/".join(map(str, pattern))
-        for case in subject.corpus.for_format(subject.name):
-            if key in builders or not case.is_stream or case.raises:
-                continue
-            hits = [j for j, c in enumerate(case.chunks)
-                    if any(p == pattern_path for p, _ in delta_sites(c, d) for pattern_path in _concrete(c, pattern))
-                    and not d.is_done_chunk(c)]
-            if hits:
-                builders[key] = _builder(case.chunks, hits[-1], pattern, d)
+        # A chunk that carries the field non-empty first: one that carries it empty may be the
+        # event that opens its block or call (Cohere's tool-call-start, arguments ""), which a
+        # stream cannot repeat.
+        for filled in (True, False):
+            for case in subject.corpus.for_format(subject.name):
+                if key in builders or not case.is_stream or case.raises:
+                    continue
+                hits = [j for j, c in enumerate(case.chunks)
+                        if any(p == pattern_path and (v or not filled) for p, v in delta_sites(c, d)
+                               for pattern_path in _concrete(c, pattern))
+                        and not d.is_done_chunk(c)]
+                if hits:
+                    builders[key] = _builder(case.chunks, hits[-1], pattern, d)
     return builders
 
 
