@@ -26,7 +26,7 @@ from mcs_conformance.reference.protocol import ToolCall
 from mcs_conformance.corpus_tools.schemas import errors as schema_errors
 from mcs_conformance.reference.chain import ExtractionChain
 from mcs_conformance.reference.strategies.text_formats import TEXT_FORMATS as _TEXT_FORMATS
-from mcs_conformance.strategies import default_backup, default_chain
+from mcs_conformance.strategies import CohereStrategy, default_backup, default_chain
 from tests.helpers import realdata
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -184,12 +184,17 @@ def view(calls: list[ToolCall] | list[dict] | tuple) -> list[dict[str, Any]]:
 
 
 TEXT_FORMATS = {s.name: s for s in _TEXT_FORMATS}
+# Native wires outside ADR-0001's default chain: a driver for one puts its strategy among the natives.
+OTHER_NATIVES = {s.name: s for s in (CohereStrategy,)}
 
 
 def reference_chain(case: Case) -> Any:
     """The default chain; for a case of an open model's text format, the chain of a text-mode
     driver for that format: the natives, then the format's reference strategy as the text one."""
     chain = default_chain()
+    native = OTHER_NATIVES.get(case.format)
+    if native is not None:
+        return ExtractionChain([s for s in chain if s.name != "text-json"] + [native(), default_backup(chain)])
     text_format = TEXT_FORMATS.get(case.format)
     if text_format is None:
         return chain
