@@ -148,17 +148,6 @@ def cases() -> list[dict]:
                     "provenance": recorded(f"{name}.json"), "tags": ["stream-false"], "message": body,
                     "expect": {"calls": calls_of(body), "content_text": text_of(body), "claimed_by": "cohere",
                                "extracted_by": "cohere", "via_backup": False}})
-    leak = {"id": "mcs-leak", "message": {"role": "assistant", "content": [{"type": "text", "text": "I'll check the weather for you.\n{\"tool\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}"}]},
-            "finish_reason": "COMPLETE", "usage": read_body("cohere-text")["usage"]}
-    out.append({"id": "cohere/msg-text-leak-json-call", "format": "cohere",
-                "description": "a body without tool_calls whose text holds a JSON call: cohere extracts nothing and leaks_into_text, so the backup text strategy reads the call from content_text",
-                "provenance": {"kind": "synthetic", "source": "mcs-conformance", "license": "Apache-2.0",
-                               "why": "a model leaking its call into text is rare and unrecorded; the native-to-text fall-through (X3) needs a case of this format"},
-                "tags": ["leak", "text-call"], "message": leak,
-                "expect": {"calls": [{"name": "get_weather", "arguments": {"city": "Paris"}, "id": None, "error": False}],
-                           "content_text": leak["message"]["content"][0]["text"], "claimed_by": "cohere",
-                           "extracted_by": "text-json", "via_backup": True,
-                           "levels": {"calls": {"level": "reference", "why": "the text-json grammar is the reference's: ADR-0001 names the codec-based text format without a grammar (spellings, ids, error call or none for a broken call)", "source": "docs/spec.md, text-json; ADR-0001"}}}})
     out.extend(synthetic_cases())
     for case in out:
         if case["provenance"]["kind"] == "recorded" and "chunks" not in case:
