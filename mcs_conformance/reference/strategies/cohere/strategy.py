@@ -83,7 +83,7 @@ class CohereStrategy:
             raise bad(f"{kind} before message-start", chunk)
         if st.get("ended"):
             raise bad(f"{kind} after message-end", chunk)
-        return handler(self, acc, chunk)
+        return getattr(self, handler)(acc, chunk)
 
     def _start(self, acc: Accumulator, event: dict) -> str:
         st = acc.state
@@ -338,15 +338,16 @@ class CohereStrategy:
         return out
 
 
+# event type -> the method that folds it (looked up on the instance, so a subclass may override one)
 _HANDLERS = {
-    "content-start": CohereStrategy._content_start,
-    "content-delta": CohereStrategy._content_delta,
-    "content-end": CohereStrategy._content_end,
-    "tool-plan-delta": CohereStrategy._tool_plan_delta,
-    "tool-call-start": CohereStrategy._call_start,
-    "tool-call-delta": CohereStrategy._call_delta,
-    "tool-call-end": CohereStrategy._call_end,
-    "citation-start": CohereStrategy._citation_start,
-    "citation-end": CohereStrategy._citation_end,
-    "message-end": CohereStrategy._message_end,
+    "content-start": "_content_start",
+    "content-delta": "_content_delta",
+    "content-end": "_content_end",
+    "tool-plan-delta": "_tool_plan_delta",
+    "tool-call-start": "_call_start",
+    "tool-call-delta": "_call_delta",
+    "tool-call-end": "_call_end",
+    "citation-start": "_citation_start",
+    "citation-end": "_citation_end",
+    "message-end": "_message_end",
 }
