@@ -184,3 +184,15 @@ def test_result_messages_replay_the_turn_and_answer_each_call_in_order():
     stranger = dataclasses.replace(first, id="nope")
     with pytest.raises(ValueError, match="nope"):
         strategy.result_messages(body, [ToolCallRecord(stranger, "x")])
+
+
+def test_the_bundled_cases_are_what_the_builder_writes():
+    """scripts/build_cohere_corpus.py builds every cohere case from recordings/vercel-ai/cohere/."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run([sys.executable, str(root / "scripts" / "build_cohere_corpus.py"), "--check"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
