@@ -131,6 +131,9 @@ class ThinkingShownAsText(CohereStrategy):
         return "".join(b.get("text") or b.get("thinking") or "" for b in content if isinstance(b, dict))
 
 
+FORMAT = "cohere"
+BASE = CohereStrategy
+
 _KNOWN = {"message-start", "content-start", "content-delta", "content-end", "tool-plan-delta", "tool-call-start",
           "tool-call-delta", "tool-call-end", "citation-start", "citation-end", "message-end"}
 
