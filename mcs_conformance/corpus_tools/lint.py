@@ -112,6 +112,9 @@ def _chunk_paths(data: dict[str, Any]) -> Iterator[tuple[str, list[Any], tuple[s
                     yield f"splice.{name}[{i}].at", p["at"], tuple(p["keys"])
                 else:
                     yield f"splice.{name}[{i}]", p, ()
+    for name in ("by", "renumber"):
+        for i, p in enumerate((data.get("interleave") or {}).get(name, [])):
+            yield f"interleave.{name}[{i}]", p, ()
 
 
 def _unmatched(descriptor: Descriptor, field: str, pattern: list[Any], keys: tuple[str, ...],

@@ -14,6 +14,7 @@ from . import (  # noqa: F401  (imported to register their checks)
     extract,
     golden,
     history,
+    interleave,
     name,
     noise,
     parity,
@@ -30,7 +31,7 @@ from .base import CHECKS, LEVELS, RETIRED, Check, Failure, Subject
 
 FAMILIES = (
     "STRUCT", "RECOG", "PARITY", "SPLIT", "NOISE", "PURE", "DONE", "DISPLAY",
-    "EXTRACT", "CHAIN", "NAME", "HISTORY", "ROUNDTRIP", "PREFIX", "SPLICE", "COST", "GOLDEN",
+    "EXTRACT", "CHAIN", "NAME", "HISTORY", "ROUNDTRIP", "PREFIX", "SPLICE", "INTERLEAVE", "COST", "GOLDEN",
 )
 
 __all__ = ["CHECKS", "Check", "FAMILIES", "Failure", "LEVELS", "RETIRED", "Subject"]
