@@ -1074,6 +1074,23 @@ class ResponsesKeysByItemId(OpenAIResponsesStrategy):
         return super().accumulate(acc, chunk)
 
 
+class ResponsesAppendsToLatestItem(OpenAIResponsesStrategy):
+    """Every event of an item already added goes to the item added last, whatever its
+    ``output_index``: fragments are joined by where they arrive, which holds while the
+    provider finishes one item before it adds the next.
+
+    BUG-CLASSES 1 (interleaved parallel deltas appended to the most recent call), in its
+    Responses form: Wei-Shaw/sub2api PR #4302 (a converter that tracked one current item).
+    """
+
+    def accumulate(self, acc, chunk):
+        st = acc.state
+        if (isinstance(chunk, dict) and "output_index" in chunk and chunk.get("type") != "response.output_item.added"
+                and st.get("live") is not None and not st.get("final") and st.get("order")):
+            chunk = {**chunk, "output_index": max(st["order"])}
+        return super().accumulate(acc, chunk)
+
+
 class ResponsesAnswersWithItemId(OpenAIResponsesStrategy):
     """``function_call_output`` items answer the call item's ``id`` (``fc_...``) rather than
     its ``call_id``. BUG-CLASSES 23 in the history: langchain-ai/langchainjs PR#9868."""

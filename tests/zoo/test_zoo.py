@@ -81,6 +81,12 @@ ZOO: list[Entry] = [
     # -- bug classes (BUG-CLASSES.md rows) -------------------------------------------------
     E("ChatAppendsToLatestCall", "PARITY-001", "openai-chat/syn-interleaved-parallel-calls", (1,)),
     E("AnthropicAppendsToLatestBlock", "PARITY-001", "anthropic-messages/syn-parallel-tool-use-interleaved", (1,)),
+    # the same bug on recorded streams alone: no other check fails any recorded case of these
+    # copies; the interleaved streams derived from the recordings do
+    E("ChatAppendsToLatestCall", "INTERLEAVE-001", "openai-chat/tool-calls-parallel-2", (1,)),
+    E("ResponsesAppendsToLatestItem", "INTERLEAVE-001", "openai-responses/openai-reasoning-encrypted-content-1-part1",
+      (1,)),
+    E("AnthropicAppendsToLatestBlock", "INTERLEAVE-001", "anthropic-messages/tool-use-response", (1,)),
     E("ChatKeysCallsByIndexOnly", "PARITY-001", "openai-chat/syn-same-index-new-ids", (2,)),
     E("ChatKeysCallsByIndexOnly", "PARITY-001", "openai-chat/syn-calls-without-index", (3,)),
     E("ChatRequiresIndex", "PARITY-001", "openai-chat/syn-calls-without-index", (3,), "reference"),
