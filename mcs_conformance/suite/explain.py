@@ -85,7 +85,18 @@ def _derived(chunks: list[Any], d: Descriptor) -> dict[str, Any]:
         "splice_kept": [{"chunk": i, "without": keys} for i, keys in kept_completion(chunks, d)],
         "splice_shifts": [{"pattern": pattern_text(p), "shift": shift_offset(chunks, p)}
                           for p in (d.data.get("splice") or {}).get("shift", [])],
+        "interleave": _interleave(chunks, d),
     }
+
+
+def _interleave(chunks: list[Any], d: Descriptor) -> dict[str, Any] | None:
+    """The calls INTERLEAVE-001 keys this case's body chunks to, and the streams it derives."""
+    from .interleaving import groups, interleaved, key_text
+
+    if not (d.data.get("interleave") or {}).get("by"):
+        return None
+    return {"groups": [{"key": key_text(key, d), "chunks": at} for key, at in groups(chunks, d)],
+            "streams": [s.recipe for s in interleaved(chunks, d)]}
 
 
 def _sites(chunk: Any, d: Descriptor) -> list[dict[str, Any]]:
@@ -341,6 +352,19 @@ def _render_derived(derived: dict[str, Any] | None) -> list[str]:
             out.append(f"  as the first turn, the second turn's {item['pattern']} is raised by {item['shift']} (each "
                        "shift pattern on its own: one more than the largest value it selects in this case)")
         out += _render_kept(derived)
+    out += _render_interleave(derived.get("interleave"))
+    return out
+
+
+def _render_interleave(found: dict[str, Any] | None) -> list[str]:
+    if found is None:  # said only when declared: most wires name no call on their fragments
+        return []
+    out = [f"  INTERLEAVE-001 keys body chunks {_ranges(g['chunks'])} to {g['key']}" for g in found["groups"]]
+    if not found["streams"]:
+        return out + ["  INTERLEAVE-001 derives nothing from this case: it needs two calls or blocks, opened one after "
+                      "the other, of at least two chunks each"]
+    for recipe in found["streams"]:
+        out += [f"  INTERLEAVE-001: {recipe[0]}", *(f"    {line}" for line in recipe[1:])]
     return out
 
 

@@ -25,7 +25,7 @@ from .derive import parts, pattern_text
 from .generators import Derived, delta_sites
 from .json_patterns import find, put
 
-__all__ = ["Group", "chunk_key", "groups", "interleaved", "pairs"]
+__all__ = ["Group", "chunk_key", "groups", "interleaved", "key_text", "pairs"]
 
 _MAX_PAIRS = 3  # pairs of neighbouring calls interleaved per stream
 
@@ -139,6 +139,11 @@ def _renumber(source: list[Any], stream: list[Any], pattern: list[Any]) -> bool:
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def key_text(key: tuple[str, ...], descriptor: Descriptor) -> str:
+    """A key as text: each ``by`` pattern with its value (``$.index = 1``)."""
+    return _name(key, descriptor.data.get("interleave") or {})
 
 
 def _name(key: tuple[str, ...], rules: dict[str, Any]) -> str:

@@ -263,3 +263,16 @@ def test_an_authors_wire_is_interleaved_through_its_descriptor() -> None:
     data = {k: v for k, v in _BLOCKS_DESCRIPTOR.items() if k != "interleave"}
     corpus.descriptors["toy-blocks"] = Descriptor("toy-blocks", data, "")
     assert not CHECK.applies(good, case) and interleaved(case.chunks, corpus.descriptors["toy-blocks"]) == []
+
+
+def test_descriptor_explain_says_which_calls_it_interleaves() -> None:
+    from mcs_conformance.suite.explain import explain, render
+
+    d = CORPUS.descriptors["anthropic-messages"]
+    data = explain(d, CORPUS.case("anthropic-messages/tool-use-response"))
+    assert [g["chunks"] for g in data["derived"]["interleave"]["groups"]] == [[1, 3, 4, 5], [6, 7, 8, 9, 10, 11, 12]]
+    text = render(data)
+    assert "INTERLEAVE-001 keys body chunks 1, 3-5 to $.index = 0" in text
+    assert "INTERLEAVE-001: interleave (alternated)" in text
+    one = render(explain(CORPUS.descriptors["openai-chat"], CORPUS.case("openai-chat/tool-call-non-strict")))
+    assert "INTERLEAVE-001 derives nothing from this case" in one
