@@ -2,8 +2,8 @@
 
 The derivation keeps every chunk and each call's own order, and moves only the two calls'
 chunks; the official SDK accumulators fold every interleaved stream of the bundled formats to
-the message they fold the recorded stream to (so the derived streams mean what the recorded
-ones mean); the reference strategies pass every item; a strategy that joins a fragment to the
+the message they fold the recorded stream to, and hold the same live message before the
+completion (so the derived streams mean what the recorded ones mean); the reference strategies pass every item; a strategy that joins a fragment to the
 call opened last (the zoo's position-joining copies) folds every recorded stream of its
 format as the reference does, and INTERLEAVE-001 tells it apart. The derivation knows no
 format: an author's wire gets it from its descriptor, a text wire gets none.
@@ -125,9 +125,12 @@ def test_the_sdk_folds_each_interleaved_stream_to_the_recorded_message(fmt: str)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for case in _items(fmt):
-            want = oracle.final_message(case.chunks)
+            _, c = parts(case.chunks, CORPUS.descriptors[fmt])
+            want, live = oracle.final_message(case.chunks), oracle.final_message(case.chunks[:c])
             for stream in interleaved(case.chunks, CORPUS.descriptors[fmt]):
                 assert oracle.final_message(stream) == want, (case.id, stream.recipe)
+                # and before the completion: the SDK's live message after the same chunks
+                assert oracle.final_message(stream[:c]) == live, (case.id, stream.recipe)
                 seen += 1
     assert seen >= 2
 

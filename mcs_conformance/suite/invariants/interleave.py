@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ...corpus_tools.corpus import Case
-from ..derive import agreed, from_public_source
+from ..derive import agreed, from_public_source, parts
+from ..generators import Derived
 from ..interleaving import interleaved, pairs
 from .base import Failure, Subject, check, outcome, same
 
@@ -17,7 +18,7 @@ def _applies(subject: Subject, case: Case | None) -> bool:
 @check(
     "INTERLEAVE-001",
     "the fragments of two calls or blocks open at the same time, interleaved (each call's own order kept, every "
-    "chunk kept), give the same result as the recorded stream",
+    "chunk kept), give the same result as the recorded stream, at its end and before its completion",
     why="a wire that names the call each fragment adds to (an index) may interleave two open calls; a strategy that "
         "joins a fragment to the call opened last passes every recording that sends calls one after the other and "
         "mixes the arguments of two calls on a stream that interleaves them",
@@ -33,19 +34,30 @@ def _applies(subject: Subject, case: Case | None) -> bool:
           "and a descriptor with interleave",
 )
 def interleaved_calls(subject: Subject, case: Case) -> None:
-    why = subject.descriptor.data["interleave"].get("why", "")
-    want = _folded(outcome(subject, case.chunks, case))
-    for stream in interleaved(case.chunks, subject.descriptor):
-        got = _folded(outcome(subject, stream, case))
-        if not same(got, want):
-            level = None if stream.level == "must" else stream.level
-            lines = [f"level: {level}: {why}"] if level and why else []
-            lines += ["how the stream was made:", *(f"  {r}" for r in stream.recipe)]
-            failure = Failure("interleaving the fragments of two open calls changed the result", expected=want,
-                              actual=got, chunks=stream, detail="\n".join(lines), level=level)
-            # the counterexample keeps the case's expectation: the interleaved stream folds to the same message
-            failure.derived = {"why": f"{case.id}, " + "; ".join(stream.recipe), "expect": case.expect}
-            raise failure
+    d = subject.descriptor
+    _, c = parts(case.chunks, d)
+    # after the whole stream, and before its completion: a completion that carries the whole
+    # message (Responses' final response) replaces what the fragments built, so the live message
+    # after the same body chunks is where a join by position shows on such a wire
+    cuts = [(len(case.chunks), "")] + ([(c, f" before its completion (chunks 0-{c - 1})")] if c < len(case.chunks) else [])
+    wants = [_folded(outcome(subject, case.chunks[:n], case)) for n, _ in cuts]
+    for stream in interleaved(case.chunks, d):
+        for (n, where), want in zip(cuts, wants):
+            got = _folded(outcome(subject, stream[:n], case))
+            if not same(got, want):
+                raise _failure(case, stream, n, where, want, got, d.data["interleave"].get("why", ""))
+
+
+def _failure(case: Case, stream: Derived, n: int, where: str, want: dict, got: dict, why: str) -> Failure:
+    level = None if stream.level == "must" else stream.level
+    lines = [f"level: {level}: {why}"] if level and why else []
+    lines += ["how the stream was made:", *(f"  {r}" for r in stream.recipe)]
+    failure = Failure(f"interleaving the fragments of two open calls changed the result{where}", expected=want,
+                      actual=got, chunks=Derived(stream[:n], level=stream.level, recipe=stream.recipe),
+                      detail="\n".join(lines), level=level)
+    if n == len(case.chunks):  # the counterexample keeps the case's expectation: the same message
+        failure.derived = {"why": f"{case.id}, " + "; ".join(stream.recipe), "expect": case.expect}
+    return failure
 
 
 def _folded(result: dict) -> dict:
