@@ -2,7 +2,7 @@
 
 The four of ADR-0001 make up ``default_chain()``; the text formats of open models
 (:mod:`.text_formats`: Hermes, Llama 3 JSON, Mistral, pythonic, Qwen3-Coder, DeepSeek, Kimi K2,
-GLM-4.5) are importable from here too
+GLM-4.5) and the native wire of Google Gemini (:mod:`.gemini`) are importable from here too
 but belong to no default chain: a driver for such a model puts its format's strategy in its own
 chain, as the text strategy (docs/spec.md, "Text formats of open models")."""
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..chain import ExtractionChain
 from .anthropic_messages import AnthropicMessagesStrategy
 from .cohere import CohereStrategy
+from .gemini import GeminiStrategy
 from .json_codec import JsonCodec
 from .openai_chat import OpenAIChatStrategy
 from .openai_responses import OpenAIResponsesStrategy
@@ -30,6 +31,7 @@ __all__ = [
     "AnthropicMessagesStrategy",
     "CohereStrategy",
     "DeepSeekStrategy",
+    "GeminiStrategy",
     "Glm45Strategy",
     "HermesStrategy",
     "Llama3JsonStrategy",
