@@ -75,6 +75,11 @@ def stream(slug: str, chunks: list, description: str, provenance: dict, tags: li
     case = build_case(FMT, chunks, case_id=f"{FMT}/{slug}", description=description, provenance=provenance,
                       tags=tags, strategy=GeminiStrategy(), strategy_spec="mcs_conformance.strategies:GeminiStrategy")
     if "message" in case["expect"]:
+        # an error call keeps the arguments read so far, as extract gives them (the importer blanks them)
+        done = case["expect"]["done"]
+        case["expect"]["calls"] = [
+            {"name": c.name, "arguments": c.arguments, "id": c.id, "error": c.error is not None or not done}
+            for c in GeminiStrategy().extract(case["expect"]["message"])]
         chosen = {**({} if case["expect"]["done"] else {"message": CUT_MESSAGE}), **(more_levels or {})}
         if chosen:  # a finished stream's message is the stream=false body's shape (must): no level lowered
             case["expect"]["levels"] = chosen
