@@ -152,8 +152,10 @@ class GeminiStrategy:
         if fc.get("willContinue") is True:
             call["willContinue"] = True
             st["open"][index] = state
-        else:
+        elif state.get("open_string") is None:
             call.pop("willContinue", None)
+            st["open"].pop(index, None)
+        else:  # the call ends while a string value of it said willContinue: that value was cut
             st["open"].pop(index, None)
         return ""
 
