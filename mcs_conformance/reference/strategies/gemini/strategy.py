@@ -27,8 +27,10 @@ class GeminiStrategy:
         """A ``GenerateContentResponse`` (a payload or the assembled body), a Gemini error
         payload (``google.rpc.Status`` in ``error``), or a replayed ``model`` turn. Never raises."""
         try:
+            if _is_model_turn(shape):
+                return True
             if not isinstance(shape, dict) or any(k in shape for k in _FOREIGN):
-                return _is_model_turn(shape)
+                return False
             if "error" in shape:
                 error = shape["error"]
                 return isinstance(error, dict) and "type" not in error and (
