@@ -32,7 +32,7 @@ SPEC = "docs/spec.md, gemini"
 EXPECT = ("built by the rules of docs/spec.md, gemini (the reference strategy fed the stream): no official SDK "
           "folds the stream, and the recording's .json body is a separate stream=false run")
 CUT_MESSAGE = {"level": "reference", "why": "no stream=false body is half a message: what the message holds while the "
-               "stream is open or after it was cut is the reference's choice", "source": "docs/spec.md, gemini G9"}
+               "stream is open or after it was cut is the reference's choice", "source": "docs/spec.md, gemini (a cut message: reference)"}
 
 
 def chain():
@@ -166,7 +166,7 @@ def build_synthetic() -> None:
            ["tool-call", "truncated", "streamed-arguments"],
            more_levels={"calls": {"level": "should", "why": "a streamed call whose arguments never ended is not "
                                   "run even under finishReason STOP: its arguments may be a prefix (BUG-CLASSES 19)",
-                                  "source": "docs/spec.md, gemini G8 (should); vercel/ai PR#13137"}})
+                                  "source": "docs/spec.md, gemini (a call whose arguments never ended: should); vercel/ai PR#13137"}})
     text = payloads("google-text")
     error = json.loads((REC / "vercel-ai/google/google-429-retry-info.error.json").read_text(encoding="utf-8"))
     stream("syn-error-mid-stream", text[:1] + [error],
@@ -223,7 +223,7 @@ def build_synthetic() -> None:
            more_levels={"calls": {"level": "reference", "why": "the API reference does not say what a name while "
                                   "a call is open means; the reference ends the open call there (vercel/ai's stream "
                                   "reader does too) unless one of its string values is still growing",
-                                  "source": "docs/spec.md, gemini G6 (reference); vercel/ai@ed857f50 "
+                                  "source": "docs/spec.md, gemini (a name while a call is open: reference); vercel/ai@ed857f50 "
                                   "packages/google/src/google-language-model.ts"}})
     stream("syn-new-call-while-value-open", args[:2] + args[4:],
            "vertex-streamed-arguments-two-calls with the first call cut inside its location value (its last piece "
@@ -235,7 +235,7 @@ def build_synthetic() -> None:
            more_levels={"calls": {"level": "should", "why": "a call whose streamed string value never ended "
                                   "holds a prefix of its arguments; running it acts on arguments the model did "
                                   "not send (BUG-CLASSES 19)",
-                                  "source": "docs/spec.md, gemini G8 (should); vercel/ai PR#13137"}})
+                                  "source": "docs/spec.md, gemini (a call whose arguments never ended: should); vercel/ai PR#13137"}})
     malformed_case("syn-malformed-continuation-without-call", [text[0]] + args[1:4],
                    "A text payload, then streamed-argument parts (partialArgs, no name) that continue no call (the "
                    "opening part of vertex-streamed-arguments-two-calls left out): feeding them raises "
