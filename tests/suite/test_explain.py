@@ -94,7 +94,7 @@ def test_an_invalid_descriptor_is_refused_with_its_problem(tmp_path: Path, capsy
 
 
 def test_unknown_names_say_what_is_loaded(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "gemini", "--case", "openai-chat/groq-tool-call")
+    code, _, err = run(capsys, "no-such-format", "--case", "openai-chat/groq-tool-call")
     assert code == 1 and "neither a descriptor file nor a loaded format" in err and "openai-chat" in err
     code, _, err = run(capsys, "openai-chat", "--case", "openai-chat/no-such-case")
     assert code == 1 and "neither a case file nor a loaded case id" in err
