@@ -410,18 +410,20 @@ def test_native_examples_are_written_whole_and_cut_at_every_character(fmt: str) 
     descriptor = CORPUS.descriptors[fmt]
     made = ex.native_examples(descriptor)
     assert len(made) == 2 * len(ex.CALLS)
+    # a wire that sends a call whole ($ARGUMENTS, Gemini) has no argument text to cut
+    whole_calls = "$ARGUMENTS" in json.dumps(descriptor.call_channel)
     for whole, cut in zip(made[::2], made[1::2]):
         assert whole.calls == cut.calls
         pieces = [t for chunk in cut.chunks for _, t in delta_sites(chunk, descriptor)]
-        assert pieces and max(map(len, pieces)) == 1, fmt
-        assert len(cut.chunks) > len(whole.chunks)
+        assert (pieces and max(map(len, pieces)) == 1) or (whole_calls and all(len(t) <= 1 for t in pieces)), fmt
+        assert len(cut.chunks) > len(whole.chunks) or (whole_calls and not any(pieces))
         for call in whole.calls:
-            if call.arguments:
+            if call.arguments and not whole_calls:
                 assert any(json.dumps(call.arguments) in t or json.dumps(call.arguments, separators=(",", ":"),
                                                                           ensure_ascii=False) in t
                            for chunk in whole.chunks for _, t in delta_sites(chunk, descriptor)), (fmt, call.name)
     raw = "".join(t for s in made for chunk in s.chunks for _, t in delta_sites(chunk, descriptor))
-    assert "\\ud83d\\ude00" in raw.lower()
+    assert whole_calls or "\\ud83d\\ude00" in raw.lower()
     assert all(s.ids == template_ids(descriptor) for s in made)
     assert all((c.id is not None) == s.ids for s in made for c in s.calls)
     if "text" in descriptor.call_channel:
