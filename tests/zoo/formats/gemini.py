@@ -122,6 +122,9 @@ class NestedPathFlattened(GeminiStrategy):
         return super()._call_part(acc, parts, part, index, st, chunk)
 
 
+FORMAT = "gemini"
+BASE = GeminiStrategy
+
 BUGS: dict[str, type] = {
     "cut-arguments-executed": CutArgumentsExecuted,
     "max-tokens-trusted": MaxTokensTrusted,
