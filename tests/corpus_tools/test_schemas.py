@@ -16,7 +16,7 @@ from mcs_conformance.corpus_tools.oracles import oracle_for
 from tests.helpers import realdata
 
 FORMATS = ["openai-chat", "openai-responses", "anthropic-messages", "text-json", "hermes", "llama3-json", "mistral", "pythonic",
-           "qwen3-coder", "deepseek", "kimi-k2", "glm45", "cohere", "gemini"]
+           "qwen3-coder", "deepseek", "kimi-k2", "glm45", "cohere", "gemini", "ollama"]
 EXPECTED = {"case", "descriptor"} | {f"{f}.{k}" for f in FORMATS for k in ("chunk", "message", "history")}
 
 CHUNK_FILES = (

@@ -2,7 +2,8 @@
 
 The four of ADR-0001 make up ``default_chain()``; the text formats of open models
 (:mod:`.text_formats`: Hermes, Llama 3 JSON, Mistral, pythonic, Qwen3-Coder, DeepSeek, Kimi K2,
-GLM-4.5) and the native wire of Google Gemini (:mod:`.gemini`) are importable from here too
+GLM-4.5) and the native wires of Google Gemini (:mod:`.gemini`) and Ollama (:mod:`.ollama`) are
+importable from here too
 but belong to no default chain: a driver for such a model puts its format's strategy in its own
 chain, as the text strategy (docs/spec.md, "Text formats of open models")."""
 
@@ -13,6 +14,7 @@ from .anthropic_messages import AnthropicMessagesStrategy
 from .cohere import CohereStrategy
 from .gemini import GeminiStrategy
 from .json_codec import JsonCodec
+from .ollama import OllamaStrategy
 from .openai_chat import OpenAIChatStrategy
 from .openai_responses import OpenAIResponsesStrategy
 from .text import TextStrategy
@@ -38,6 +40,7 @@ __all__ = [
     "MistralStrategy",
     "JsonCodec",
     "KimiK2Strategy",
+    "OllamaStrategy",
     "OpenAIChatStrategy",
     "OpenAIResponsesStrategy",
     "PythonicStrategy",
