@@ -215,9 +215,7 @@ def cases() -> list[dict[str, Any]]:
         ["tool-call", "truncated", "finish-length"],
         [line(0, tool_calls=[call("send_email", {"to": "a@example.com", "body": "Hi"})]), last(1, "length")],
         done=False, cut=True,
-        expect_extra={"levels": {"calls": C6, "done": {
-            "level": "should", "why": "done_reason length is no completion: the turn was cut",
-            "source": "docs/spec.md 'Where not finished lives' (Ollama's done_reason: length, as OpenAI's finish_reason length)"}}}))
+        ))
 
     out.append(error_case(
         "syn-error-after-call",
