@@ -187,6 +187,19 @@ def cases() -> list[dict[str, Any]]:
          last(2)]))
 
     out.append(stream_case(
+        "syn-calls-all-index-0",
+        "Two different calls in two chunks, both with function.index 0, as the server's built-in model parsers "
+        "send them (they leave Index unset, and api/types.go writes index without omitempty): two calls, never "
+        "one call keyed by its index.",
+        {"kind": "synthetic", **OURS, "why": "hazard: calls keyed by index merged or replaced (BUG-CLASSES 2); no "
+                "public recording of a built-in parser's stream exists (model/parsers/*.go set no Index, ollama/ollama "
+                "at " + COMMIT + ")", "expect": BY_RULES},
+        ["tool-call", "parallel", "ids"],
+        [line(0, thinking="Two lookups."),
+         line(1, tool_calls=[call("get_time", {"zone": "Europe/Oslo"}, 0, "call_w2n5h8qe")]),
+         line(2, tool_calls=[call("get_weather", {"city": "Oslo"}, 0, "call_k7d1r0ty")]), last(3)]))
+
+    out.append(stream_case(
         "syn-text-split-unicode",
         "A text answer over several content chunks (a non-ASCII dash, an emoji, an empty piece), then the done chunk: "
         "content is the pieces joined.",
