@@ -259,18 +259,6 @@ def cases() -> list[dict[str, Any]]:
         [line(0, "One"), line(1, 2), last(2)],
         {"type": "MalformedChunk"}))
 
-    leaked = [line(0, thinking="I should call the tool."),
-              line(1, '{"name": "get_weather", '), line(2, '"arguments": {"city": "Lima"}}'), last(3)]
-    out.append(stream_case(
-        "syn-call-leaked-into-content",
-        "A model whose template does not parse its calls writes the call as JSON text in content, with no "
-        "tool_calls: the ollama strategy claims the body and extracts nothing, and the backup text strategy reads "
-        "the call from the content (ADR-0001's leak fall-through).",
-        {"kind": "synthetic", **OURS, "why": "models with a mismatched template leak calls into content "
-                "(ollama/ollama #7881 is one such report); no documented stream shows one", "expect": BY_RULES},
-        ["leak", "thinking"], leaked,
-        expect_extra={"calls": [{"name": "get_weather", "arguments": {"city": "Lima"}, "id": None, "error": False}],
-                      "extracted_by": "text-json", "via_backup": True}))
     return out
 
 

@@ -77,4 +77,4 @@ def by_name(name: str) -> object | None:
     return None
 
 
-_ALL = (OpenAIChatStrategy, OpenAIResponsesStrategy, AnthropicMessagesStrategy, TextStrategy)
+_ALL = (OpenAIChatStrategy, OpenAIResponsesStrategy, AnthropicMessagesStrategy, TextStrategy, OllamaStrategy)

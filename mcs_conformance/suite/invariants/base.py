@@ -249,6 +249,22 @@ def is_text_strategy(strategy: ExtractionStrategy) -> bool:
         return False
 
 
+def with_wire(chain: ExtractionChain, fmt: str) -> ExtractionChain:
+    """The chain, with the reference strategy of the wire ``fmt`` before its first text strategy
+    when no member has that name: text carried over a native wire outside the default chain
+    (ollama) is read by a driver that holds that wire's strategy."""
+    members = list(chain)
+    if any(s.name == fmt for s in members):
+        return chain
+    from ...reference.strategies import by_name
+
+    wire = by_name(fmt)
+    if wire is None:
+        return chain
+    first_text = next((i for i, s in enumerate(members) if is_text_strategy(s)), len(members))
+    return ExtractionChain([*members[:first_text], wire, *members[first_text:]])
+
+
 def feed_all(subject: Subject, chunks: Iterable[Any]) -> tuple[LLMStreamBuffer, list[str]]:
     """Feed chunks to a fresh buffer over the strategy; return it and the deltas."""
     buf = subject.buffer()

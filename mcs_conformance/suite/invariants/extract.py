@@ -10,7 +10,7 @@ from ...reference.buffer import LLMStreamBuffer
 from ...reference.chain import ExtractionChain
 from ...reference.extraction import extract_calls
 from ..generators import carry_text
-from .base import Failure, Subject, calls_view, check, expect_part, is_text_strategy
+from .base import Failure, Subject, calls_view, check, expect_part, is_text_strategy, with_wire
 
 
 def source_for(subject: Subject, case: Case) -> object:
@@ -76,7 +76,7 @@ def text_mode_chain(subject: Subject) -> ExtractionChain:
 )
 def carried(subject: Subject, case: Case) -> None:
     for descriptor in _wires(subject):
-        chain = text_mode_chain(subject)
+        chain = with_wire(text_mode_chain(subject), descriptor.format)
         order = " > ".join(s.name for s in chain)
         chunks = carry_text(list(case.chunks), descriptor)
         buf = LLMStreamBuffer(chain)

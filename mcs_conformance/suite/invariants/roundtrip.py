@@ -12,7 +12,7 @@ from ..examples import text_carriage_examples
 from ..generators import carry_text, tool_calls
 from ..synthesize import render_delimiters
 from ...reference.protocol import ToolCall
-from .base import Failure, Subject, calls_view, check
+from .base import Failure, Subject, calls_view, check, with_wire
 from .hypothesis_run import given_run
 
 
@@ -63,10 +63,11 @@ def round_trip(subject: Subject, case: None) -> None:
     def run(scenario: tuple[list, str, list[str]]) -> None:
         calls, fmt, pieces = scenario
         chunks = carry_text(pieces, subject.corpus.descriptors[fmt])
-        buf = LLMStreamBuffer(chain)
+        carrier = with_wire(chain, fmt)
+        buf = LLMStreamBuffer(carrier)
         for chunk in chunks:
             buf.feed(chunk)
-        wire = chain.resolve(chunks[0])
+        wire = carrier.resolve(chunks[0])
         text = wire.content_text(buf.as_dict())
         got, want = calls_view(subject.strategy.extract(text)), calls_view(_shown(subject, calls))
         if got != want:
