@@ -77,4 +77,5 @@ def by_name(name: str) -> object | None:
     return None
 
 
-_ALL = (OpenAIChatStrategy, OpenAIResponsesStrategy, AnthropicMessagesStrategy, TextStrategy, OllamaStrategy)
+_ALL = (OpenAIChatStrategy, OpenAIResponsesStrategy, AnthropicMessagesStrategy, TextStrategy, CohereStrategy, GeminiStrategy,
+        OllamaStrategy)
