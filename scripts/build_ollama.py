@@ -36,6 +36,10 @@ BY_RULES = "built from the chunks by docs/spec.md's ollama fold (server/routes.g
 C6 = {"level": "should", "why": "a call of a turn that never finished (or was cut by its length limit) must not run",
       "source": "docs/spec.md C6 and 'Where not finished lives'; vercel/ai PR #13137 (BUG-CLASSES 19)"}
 
+CUT_MESSAGE = {"level": "reference", "why": "no stream=false body is half a message: the reference folds the lines that "
+               "came (done: false, no done_reason)", "source": "docs/authoring.md, \"A format with no SDK accumulator\"; "
+               "docs/spec.md, ollama (a cut stream's message)"}
+
 M = "qwen3"
 T0 = "2025-10-26T17:21:21.{:06d}Z"
 
@@ -217,7 +221,7 @@ def cases() -> list[dict[str, Any]]:
          "expect": BY_RULES + ", over the chunks that came (the reference's cut message)"},
         ["tool-call", "truncated"],
         [line(0, "Checking."), line(1, tool_calls=[call("delete_file", {"path": "/tmp/report.txt"})])],
-        done=False, cut=True))
+        done=False, cut=True, expect_extra={"levels": {"calls": C6, "message": CUT_MESSAGE}}))
 
     out.append(stream_case(
         "syn-cut-by-length-after-call",
