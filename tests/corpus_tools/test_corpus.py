@@ -117,6 +117,10 @@ SDK_DIFFERS = {
                                                     "keeps the added item's empty arguments",
     "openai-responses/syn-part-content-index-gap": "the SDK uses content_index as a list position: a first part at "
                                                    "content_index 1 makes it raise",
+    "openai-chat/mistral-tool-call": "Mistral sends the call without index: the SDK needs one on every fragment (it "
+                                     "raises)",
+    "openai-chat/perplexity-text": "Perplexity repeats role on every delta: the SDK concatenates it "
+                                   "(assistantassistant...)",
 }
 
 # Messages the SDK's own models read differently from the case (calls or content text): shapes
@@ -139,6 +143,8 @@ SDK_MODELS_DIFFER = {
                                                  "arguments) where no reference strategy claims the message",
     "openai-chat/msg-user-role-with-tool-calls-not-claimed": "the SDK model ignores the role and reads the user "
                                                              "message's call",
+    "openai-chat/nonstream-mistral-reasoning": "the SDK model's content is a string: it returns Mistral's thinking "
+                                               "and text parts as a list",
     "openai-chat/msg-content-parts-with-call": "the SDK model's content is a string: it returns the parts list, "
                                                "not their text",
     "openai-chat/msg-content-parts-with-refusal-part": "the SDK model's content is a string: it returns the parts "

@@ -15,7 +15,15 @@ from mcs_conformance.corpus_tools.oracles.openai_chat import final_message
 from mcs_conformance.reference.strategies.openai_chat import OpenAIChatStrategy
 from tests.helpers.realdata import files, payloads
 
-RECORDINGS = files("openai-python/chat_stream", ".sse") + files("vercel-ai/chat", ".chunks.jsonl")
+# OpenAI-compatible recordings the SDK refuses or folds otherwise (docs/spec.md, openai-chat,
+# "OpenAI-compatible providers"); test_recordings_the_sdk_answers_otherwise checks that it still does.
+SDK_OTHERWISE = {
+    "vercel-ai/chat/mistral-tool-call.chunks.jsonl": "raises",  # a fragment without index
+    "vercel-ai/chat/mistral-reasoning.chunks.jsonl": "raises",  # content parts without index
+    "vercel-ai/chat/perplexity-text.chunks.jsonl": "differs",  # role on every delta, concatenated
+}
+RECORDINGS = [r for r in files("openai-python/chat_stream", ".sse") + files("vercel-ai/chat", ".chunks.jsonl")
+              if r not in SDK_OTHERWISE]
 PARALLEL = "openai-python/chat_stream/tool_calls_parallel_2__f82268f2fefd.sse"
 GROQ = "vercel-ai/chat/groq-tool-call.chunks.jsonl"
 LENGTH = "openai-python/chat_stream/finish_length__4cc50a6135d2.sse"
@@ -100,6 +108,28 @@ def test_parity_with_sdk_accumulator(rel):
         sdk_buf.feed(m)
     assert sdk_buf.as_dict() == expected
     assert sdk_buf.done is buf.done
+
+
+@pytest.mark.parametrize("rel", sorted(SDK_OTHERWISE))
+def test_recordings_the_sdk_answers_otherwise(rel):
+    """Mistral's call without index is read as index 0 (the SDK raises); Magistral's content parts are
+    refused (the SDK raises too); Perplexity's repeated role is kept once (the SDK concatenates it)."""
+    stream = payloads(rel)
+    try:
+        expected = final_message(stream)
+    except Exception:  # noqa: BLE001 - the SDK's refusal is the fact checked
+        expected = None
+    assert (expected is None) is (SDK_OTHERWISE[rel] == "raises")
+    if rel.endswith("mistral-reasoning.chunks.jsonl"):
+        with pytest.raises(MalformedChunk, match="delta.content"):
+            run(stream)
+        return
+    buf = run(stream)
+    assert buf.done and buf.as_dict() != expected
+    assert buf.as_dict()["role"] == "assistant"
+    if rel.endswith("mistral-tool-call.chunks.jsonl"):
+        assert [(c.name, c.arguments, c.id) for c in S.extract(buf.as_dict())] == [
+            ("weather", {"location": "San Francisco"}, "gSIMJiOkT")]
 
 
 def test_n3_recording_keeps_only_choice_0():
