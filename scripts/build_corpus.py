@@ -116,6 +116,8 @@ def model_of(chunks: list) -> str | None:
     return None
 
 
+# vercel/ai folders of the formats this script builds (the cohere and google ones have scripts of their own)
+VERCEL_DIRS = {"chat": "openai-chat", "responses": "openai-responses", "anthropic": "anthropic-messages"}
 REVIEWED = ("levels", "accept")  # expectations a reviewer writes (docs/spec.md), not derived: a rebuild keeps them
 
 
@@ -323,9 +325,9 @@ def build_messages() -> None:
         if local.startswith("openai-python/chat_nonstream/"):
             body = json.loads((SRC / local).read_text())
             bodies.append(("openai-chat", "nonstream-" + slug(local.split("/")[-1][:-5]), body["choices"][0]["message"]))
-        elif local.startswith("vercel-ai/") and local.endswith(".nonstream.json"):
+        elif local.startswith(tuple(f"vercel-ai/{d}/" for d in VERCEL_DIRS)) and local.endswith(".nonstream.json"):
             body = json.loads((SRC / local).read_text())
-            fmt = {"chat": "openai-chat", "responses": "openai-responses", "anthropic": "anthropic-messages"}[local.split("/")[1]]
+            fmt = VERCEL_DIRS[local.split("/")[1]]
             if fmt == "openai-chat":
                 body = body["choices"][0]["message"]
             if fmt == "openai-responses" and body.get("object") != "response":
