@@ -2,8 +2,8 @@
 
 The four of ADR-0001 make up ``default_chain()``; the text formats of open models
 (:mod:`.text_formats`: Hermes, Llama 3 JSON, Mistral, pythonic, Qwen3-Coder, DeepSeek, Kimi K2,
-GLM-4.5) and the native wires of Google Gemini (:mod:`.gemini`) and Ollama (:mod:`.ollama`) are
-importable from here too
+GLM-4.5) and the native wires of Google Gemini (:mod:`.gemini`), Ollama (:mod:`.ollama`) and
+Amazon Bedrock ConverseStream (:mod:`.bedrock`) are importable from here too
 but belong to no default chain: a driver for such a model puts its format's strategy in its own
 chain, as the text strategy (docs/spec.md, "Text formats of open models")."""
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..chain import ExtractionChain
 from .anthropic_messages import AnthropicMessagesStrategy
+from .bedrock import BedrockStrategy
 from .cohere import CohereStrategy
 from .gemini import GeminiStrategy
 from .json_codec import JsonCodec
@@ -31,6 +32,7 @@ from .text_formats import (
 
 __all__ = [
     "AnthropicMessagesStrategy",
+    "BedrockStrategy",
     "CohereStrategy",
     "DeepSeekStrategy",
     "GeminiStrategy",
@@ -78,4 +80,4 @@ def by_name(name: str) -> object | None:
 
 
 _ALL = (OpenAIChatStrategy, OpenAIResponsesStrategy, AnthropicMessagesStrategy, TextStrategy, CohereStrategy, GeminiStrategy,
-        OllamaStrategy)
+        OllamaStrategy, BedrockStrategy)
