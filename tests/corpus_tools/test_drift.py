@@ -238,7 +238,7 @@ def test_the_bundled_corpus_against_itself(capsys: pytest.CaptureFixture[str]) -
     assert code == 0 and report["findings"] == 0 and report["drift"] is False
     assert set(report["formats"]) == {"anthropic-messages", "openai-chat", "openai-responses", "text-json", "hermes",
                                       "llama3-json", "mistral", "pythonic", "qwen3-coder", "deepseek", "kimi-k2",
-                                      "glm45", "cohere", "gemini", "ollama"}
+                                      "glm45", "cohere", "gemini", "ollama", "bedrock"}
     # what the bundled descriptors and schemas leave uncovered is listed, as in OLD already
     gaps = [g for e in report["formats"].values() for g in e["coverage"]]
     assert gaps and all(g["also_in_old"] for g in gaps)

@@ -16,7 +16,7 @@ from mcs_conformance.corpus_tools.oracles import oracle_for
 from tests.helpers import realdata
 
 FORMATS = ["openai-chat", "openai-responses", "anthropic-messages", "text-json", "hermes", "llama3-json", "mistral", "pythonic",
-           "qwen3-coder", "deepseek", "kimi-k2", "glm45", "cohere", "gemini", "ollama"]
+           "qwen3-coder", "deepseek", "kimi-k2", "glm45", "cohere", "gemini", "ollama", "bedrock"]
 EXPECTED = {"case", "descriptor"} | {f"{f}.{k}" for f in FORMATS for k in ("chunk", "message", "history")}
 
 CHUNK_FILES = (
@@ -27,6 +27,7 @@ CHUNK_FILES = (
     + [("anthropic-messages", p) for p in realdata.files("vercel-ai/anthropic", ".chunks.jsonl")]
     + [("cohere", p) for p in realdata.files("vercel-ai/cohere", ".chunks.jsonl")]
     + [("gemini", p) for p in realdata.files("vercel-ai/google", ".chunks.jsonl")]
+    + [("bedrock", p) for p in realdata.files("vercel-ai/bedrock", ".chunks.jsonl")]
 )
 
 # An HTTP error body, not a message: the recording has no stream=false message to check.
@@ -54,6 +55,7 @@ def _message_bodies() -> list[tuple[str, str]]:
     out += [("anthropic-messages", p) for p in realdata.files("vercel-ai/anthropic", ".nonstream.json")]
     out += [("cohere", p) for p in realdata.files("vercel-ai/cohere", ".nonstream.json")]
     out += [("gemini", p) for p in realdata.files("vercel-ai/google", ".nonstream.json")]
+    out += [("bedrock", p) for p in realdata.files("vercel-ai/bedrock", ".nonstream.json")]
     return out
 
 
