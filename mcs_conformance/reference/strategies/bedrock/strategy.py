@@ -109,7 +109,7 @@ class BedrockStrategy:
             self._begin(acc, "assistant")
         if st["stopped"] and name != "metadata":
             raise bad(f"{name} after messageStop", chunk)
-        return handler(self, acc, payload, chunk)
+        return getattr(self, handler)(acc, payload, chunk)
 
     def _begin(self, acc: Accumulator, role: str) -> None:
         acc.root = {"output": {"message": {"role": role, "content": []}}, "stopReason": None}
@@ -359,11 +359,12 @@ class BedrockStrategy:
         return out
 
 
+# event name -> the method that folds it (looked up on the instance, so a subclass may override one)
 _HANDLERS = {
-    "messageStart": BedrockStrategy._message_start,
-    "contentBlockStart": BedrockStrategy._block_start,
-    "contentBlockDelta": BedrockStrategy._block_delta,
-    "contentBlockStop": BedrockStrategy._block_stop,
-    "messageStop": BedrockStrategy._message_stop,
-    "metadata": BedrockStrategy._metadata,
+    "messageStart": "_message_start",
+    "contentBlockStart": "_block_start",
+    "contentBlockDelta": "_block_delta",
+    "contentBlockStop": "_block_stop",
+    "messageStop": "_message_stop",
+    "metadata": "_metadata",
 }
