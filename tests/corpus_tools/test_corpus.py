@@ -26,7 +26,14 @@ from mcs_conformance.reference.protocol import ToolCall
 from mcs_conformance.corpus_tools.schemas import errors as schema_errors
 from mcs_conformance.reference.chain import ExtractionChain
 from mcs_conformance.reference.strategies.text_formats import TEXT_FORMATS as _TEXT_FORMATS
-from mcs_conformance.strategies import CohereStrategy, GeminiStrategy, OllamaStrategy, default_backup, default_chain
+from mcs_conformance.strategies import (
+    BedrockStrategy,
+    CohereStrategy,
+    GeminiStrategy,
+    OllamaStrategy,
+    default_backup,
+    default_chain,
+)
 from tests.helpers import realdata
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -191,7 +198,7 @@ def view(calls: list[ToolCall] | list[dict] | tuple) -> list[dict[str, Any]]:
 
 TEXT_FORMATS = {s.name: s for s in _TEXT_FORMATS}
 # Native wires outside ADR-0001's default chain: a driver for one puts its strategy among the natives.
-OTHER_NATIVES = {s.name: s for s in (CohereStrategy, GeminiStrategy, OllamaStrategy)}
+OTHER_NATIVES = {s.name: s for s in (CohereStrategy, GeminiStrategy, OllamaStrategy, BedrockStrategy)}
 
 
 def reference_chain(case: Case) -> Any:
