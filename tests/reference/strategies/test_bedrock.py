@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcs_conformance.reference.accumulator import Accumulator
 from mcs_conformance.reference.buffer import LLMStreamBuffer
 from mcs_conformance.reference.errors import MalformedChunk, StreamError
 from mcs_conformance.reference.protocol import ToolCallRecord
 from mcs_conformance.strategies import BedrockStrategy, default_chain
+from mcs_conformance.suite.generators import json_values
 from tests.helpers import realdata
 
 MATCHED = "vercel-ai/bedrock/amazon-bedrock-json-other-tool.1"
@@ -163,3 +166,29 @@ def test_not_in_the_default_chain_and_claims_no_other_format():
     for shape in ({"type": "message_start", "message": {}}, {"choices": []}, {"role": "assistant", "content": "hi"},
                   {"type": "message", "role": "assistant", "content": [{"type": "text", "text": "x"}]}):
         assert not strategy.recognizes(shape)
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(junk=json_values())
+def test_junk_after_the_first_event_raises_only_documented_errors(junk):
+    buf = LLMStreamBuffer([BedrockStrategy()])
+    buf.feed({"messageStart": {"role": "assistant"}})
+    try:
+        buf.feed(junk)
+    except (MalformedChunk, StreamError):
+        pass
+    buf.as_dict()
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(name=st.sampled_from(["contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata"]),
+       payload=json_values())
+def test_junk_payloads_of_known_events_raise_only_documented_errors(name, payload):
+    buf = LLMStreamBuffer([BedrockStrategy()])
+    buf.feed({"messageStart": {"role": "assistant"}})
+    buf.feed(start(0, "a", "f"))
+    try:
+        buf.feed({name: payload})
+    except (MalformedChunk, StreamError):
+        pass
+    BedrockStrategy().extract(buf.as_dict())
