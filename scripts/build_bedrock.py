@@ -159,9 +159,10 @@ SYNTHETIC: list[dict[str, Any]] = [
         "description": "A second messageStart after a finished text block (two turns spliced into one stream): refused, never merged into one response.",
         "tags": ["negative"],
         "why": "hazard: two turns spliced into one message (the shape of vercel/ai's anthropic duplicate-message-start fixture, here in Bedrock events)",
-        "chunks": [HEAD, text(0, "First turn."), stop(0), HEAD, text(0, "Second turn.")],
+        "chunks": [HEAD, text(0, "First turn."), stop(0), HEAD, text(0, "Second turn."), stop(0), S("messageStop", {"stopReason": "end_turn"})],
         "error": "StreamError",
-        "error_level": {"level": "should", "why": "refusing the second messageStart keeps two turns from being merged; StreamError is the reference's error, MalformedChunk is accepted", "source": "docs/spec.md, bedrock; hazard of anthropic-messages/duplicate-message-start"},
+        "error_level": {"level": "should", "why": "a second messageStart inside one stream is refused, never folded into the first turn (two turns merged)", "source": "docs/spec.md, bedrock; the hazard of vercel/ai's anthropic fixtures duplicate-message-start and spliced-message-start"},
+        "accept": [{"why": "which error refuses the restart is the reference's choice: MalformedChunk says as much", "source": "docs/spec.md, bedrock (a second messageStart)", "error": {"type": "MalformedChunk"}}],
     },
     {
         "slug": "syn-malformed-tool-delta-without-start",
@@ -260,6 +261,8 @@ def synthetic_cases() -> list[dict[str, Any]]:
             levels["error"] = spec["error_level"]
         if levels:
             expect["levels"] = levels
+        if spec.get("accept"):
+            expect["accept"] = spec["accept"]
         provenance = {"kind": "synthetic", "source": "mcs-conformance", "license": "Apache-2.0", "why": spec["why"]}
         if "message" in expect:
             provenance["expect"] = RULES

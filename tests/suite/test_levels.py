@@ -17,7 +17,7 @@ import pytest
 import mcs_conformance.suite.invariants  # noqa: F401  (registers the checks)
 from mcs_conformance.corpus_tools.corpus import load_corpus
 from mcs_conformance.suite.invariants.base import CHECKS, Failure, Subject, calls_level, expect_part, part_level
-from mcs_conformance.strategies import CohereStrategy, default_chain
+from mcs_conformance.strategies import BedrockStrategy, CohereStrategy, default_chain
 
 ROOT = Path(__file__).resolve().parents[2]
 _LEVEL = re.compile(r"\b(must|should|reference)\b")
@@ -99,7 +99,7 @@ def test_a_checks_declared_level_is_one_its_rules_have(check_id):
 def _reference_subjects() -> dict[str, Subject]:
     """The reference strategy of each bundled format as a suite subject (which checks apply to a case)."""
     corpus = load_corpus()
-    return {s.name: Subject(s, corpus) for s in [*default_chain(), CohereStrategy()]}
+    return {s.name: Subject(s, corpus) for s in [*default_chain(), CohereStrategy(), BedrockStrategy()]}
 
 
 def _corpus_cases():
