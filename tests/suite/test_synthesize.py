@@ -37,7 +37,8 @@ SETTINGS = settings(max_examples=EXAMPLES, derandomize=True, database=None, dead
 
 
 def test_every_native_format_has_a_call_channel() -> None:
-    assert WITH_CHANNEL == ["anthropic-messages", "cohere", "gemini", "ollama", "openai-chat", "openai-responses"]
+    assert WITH_CHANNEL == ["anthropic-messages", "bedrock", "cohere", "gemini", "ollama", "openai-chat",
+                            "openai-responses"]
     assert CORPUS.descriptors["text-json"].call_channel is None  # its render covers it
 
 
