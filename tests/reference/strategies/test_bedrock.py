@@ -192,3 +192,14 @@ def test_junk_payloads_of_known_events_raise_only_documented_errors(name, payloa
     except (MalformedChunk, StreamError):
         pass
     BedrockStrategy().extract(buf.as_dict())
+
+
+def test_the_bundled_cases_are_what_the_build_script_writes():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    run = subprocess.run([sys.executable, str(root / "scripts" / "build_bedrock.py"), "--check"],
+                         capture_output=True, text=True, cwd=root)
+    assert run.returncode == 0, run.stdout + run.stderr
