@@ -141,6 +141,29 @@ class DropsReasoningFromHistory(BedrockStrategy):
         return out
 
 
+class LosesToolUseIds(BedrockStrategy):
+    """BUG-CLASSES 8 (ids lost): calls come back without their toolUseId, so their results
+    cannot be sent back under it."""
+
+    def extract(self, message: object) -> list[ToolCall]:
+        from dataclasses import replace
+
+        return [replace(c, id=None) for c in super().extract(message)]
+
+
+class OpensCallForStrayFragment(BedrockStrategy):
+    """A silent wrong call (docs/spec.md, bedrock, malformed events): a toolUse input fragment
+    for an index no toolUse contentBlockStart opened becomes a call with no id and no name
+    instead of a refusal naming the event."""
+
+    def _block_delta(self, acc: Accumulator, payload: dict, chunk: object) -> str:
+        delta = payload.get("delta")
+        index = payload.get("contentBlockIndex")
+        if isinstance(delta, dict) and "toolUse" in delta and index not in acc.state["blocks"]:
+            self._place(acc, index, {"toolUse": {"input": {}}})
+        return super()._block_delta(acc, payload, chunk)
+
+
 BUGS: dict[str, type] = {
     "fragments-joined-by-arrival": JoinsFragmentsByArrival,
     "input-seeded-with-start-object": SeedsInputWithStartObject,
@@ -152,6 +175,8 @@ BUGS: dict[str, type] = {
     "exception-events-swallowed": SwallowsExceptionEvents,
     "text-after-call-lost": TextAfterCallLost,
     "reasoning-dropped-from-history": DropsReasoningFromHistory,
+    "tool-use-ids-lost": LosesToolUseIds,
+    "stray-fragment-opens-a-call": OpensCallForStrayFragment,
 }
 
 KILLS: dict[str, tuple[str, str | None]] = {
@@ -165,4 +190,6 @@ KILLS: dict[str, tuple[str, str | None]] = {
     "exception-events-swallowed": ("DONE-003", "syn-error-mid-stream"),
     "text-after-call-lost": ("DISPLAY-001", "json-with-tool-1"),
     "reasoning-dropped-from-history": ("HISTORY-003", "syn-reasoning-then-tool-use"),
+    "tool-use-ids-lost": ("EXTRACT-001", "json-other-tool-1"),
+    "stray-fragment-opens-a-call": ("DONE-003", "syn-malformed-tool-delta-without-start"),
 }
