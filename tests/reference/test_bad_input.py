@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import json
+
 import pytest
 from hypothesis import given, settings
 
@@ -57,3 +60,45 @@ def test_malformed_chunk_message_names_strategy_and_problem():
     with pytest.raises(MalformedChunk) as info:
         buf.feed({"id": "x", "object": "chat.completion.chunk", "choices": "not a list"})
     assert "choices" in str(info.value)
+
+
+# The native formats outside the default chain: a driver puts the format's strategy in its own chain,
+# before the default chain's strategies. Their first chunks are the bundled cases' first chunks.
+BESIDE = {
+    "gemini": ("GeminiStrategy", "gemini/tool-call"),
+    "bedrock": ("BedrockStrategy", "bedrock/tool-call-1"),
+    "cohere": ("CohereStrategy", "cohere/cohere-tool-call"),
+    "ollama": ("OllamaStrategy", "ollama/doc-stream-tools"),
+}
+
+
+def _chain_with(fmt: str):
+    import mcs_conformance.strategies as strategies
+    from mcs_conformance.reference.chain import ExtractionChain
+
+    return ExtractionChain([getattr(strategies, BESIDE[fmt][0])(), *default_chain()])
+
+
+@functools.cache
+def _first_chunk_text(fmt: str) -> str:
+    from mcs_conformance.corpus_tools.corpus import load_corpus
+
+    return json.dumps(load_corpus().case(BESIDE[fmt][1]).chunks[0])
+
+
+def _first_chunk(fmt: str):
+    return json.loads(_first_chunk_text(fmt))
+
+
+@pytest.mark.parametrize("fmt", sorted(BESIDE))
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(junk=json_values())
+def test_junk_after_resolution_of_a_format_beside_the_chain_raises_only_documented_errors(fmt, junk):
+    buf = LLMStreamBuffer(_chain_with(fmt))
+    buf.feed(_first_chunk(fmt))
+    assert buf._strategy is not None and buf._strategy.name == fmt, "the format's own strategy reads its stream"
+    try:
+        buf.feed(junk)
+    except (MalformedChunk, StreamError) as exc:
+        assert str(exc).strip(), "a refusal says what is wrong"
+    buf.as_dict()
