@@ -36,7 +36,7 @@ class MergesParallelCalls(OllamaStrategy):
 
     def accumulate(self, acc, chunk):
         text = super().accumulate(acc, chunk)
-        calls = acc.root.get("tool_calls") if isinstance(acc.root, dict) else None
+        calls = acc.root["message"].get("tool_calls") if isinstance(acc.root, dict) else None
         if calls and len(calls) > 1:
             for extra in calls[1:]:
                 calls[0]["function"].setdefault("arguments", {}).update(extra["function"].get("arguments") or {})
@@ -49,7 +49,7 @@ class DropsTextAfterCall(OllamaStrategy):
 
     def accumulate(self, acc, chunk):
         message = chunk.get("message") if isinstance(chunk, dict) else None
-        if isinstance(acc.root, dict) and acc.root.get("tool_calls") and isinstance(message, dict):
+        if isinstance(acc.root, dict) and acc.root["message"].get("tool_calls") and isinstance(message, dict):
             chunk = {**chunk, "message": {k: v for k, v in message.items() if k != "content"}}
         return super().accumulate(acc, chunk)
 
@@ -79,7 +79,7 @@ class OverwritesInsteadOfGrowing(OllamaStrategy):
         message = chunk.get("message") if isinstance(chunk, dict) else None
         if isinstance(message, dict) and any(message.get(k) for k in ("content", "thinking")):
             live = copy_tree(acc.message)
-            live.update({k: message[k] for k in ("content", "thinking") if message.get(k)})
+            live["message"].update({k: message[k] for k in ("content", "thinking") if message.get(k)})
             acc.root = live
         return shown
 
@@ -144,14 +144,14 @@ class OverwritesInsteadOfGrowing(HermesStrategy):
 
 # example -> (the example strategy, the copies' source, {copy: a check that must fail on it}).
 # The checks named are the ones that see the bug with these cases: the derived streams
-# (SPLICE-001: two documented turns one after the other; PREFIX-003: a documented turn cut
+# (SPLICE-001: two documented turns one after the other; DONE-002: a documented turn cut
 # and closed with done_reason "length") catch what no documented case shows.
 BUGS = {
     "ollama": ("ollama_strategy:OllamaStrategy", OLLAMA_BUGS, {
         "MergesParallelCalls": "SPLICE-001",
         "DropsTextAfterCall": "SPLICE-001",
-        "IgnoresCompletionSignal": "PREFIX-001",
-        "TakesCutAsFinished": "PREFIX-003",
+        "IgnoresCompletionSignal": "DONE-001",
+        "TakesCutAsFinished": "DONE-002",  # the body's done_reason keeps its calls from running: the signal is what differs
         "OverwritesInsteadOfGrowing": "SPLIT-001",
         "DropsThinkingFromHistory": "HISTORY-003",
     }),
