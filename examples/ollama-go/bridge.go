@@ -178,11 +178,11 @@ func (s *server) answer(request Object) (ok any, err error) {
 		}
 		return nil, nil
 	case "extract":
-		return o.extract(request["message"]), nil
+		return o.extract(request["message"])
 	case "content_text":
-		return o.contentText(request["message"]), nil
+		return o.contentText(request["message"])
 	case "forming_name":
-		return o.formingName(request["message"]), nil
+		return o.formingName(request["message"])
 	case "result_messages":
 		return o.resultMessages(request["message"], request["records"])
 	}
