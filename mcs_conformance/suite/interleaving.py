@@ -21,7 +21,7 @@ from typing import Any
 
 from ..corpus_tools.corpus import Descriptor
 from ..reference.accumulator import copy_tree
-from .derive import parts, pattern_text
+from .derive import _matches, parts, pattern_text
 from .generators import Derived, delta_sites
 from .json_patterns import find, put
 
@@ -35,9 +35,13 @@ Group = tuple[tuple[str, ...], list[int]]  # (key, positions of its chunks in th
 def chunk_key(chunk: Any, descriptor: Descriptor) -> tuple[str, ...] | None:
     """The key of the call or block ``chunk`` adds to: one value per ``interleave.by``
     pattern (as JSON text), or None when a pattern selects no value or several distinct
-    ones (the chunk is nobody's, or several calls')."""
-    patterns = (descriptor.data.get("interleave") or {}).get("by") or []
+    ones (the chunk is nobody's, or several calls'), or when the chunk does not match the
+    JSON Schema ``interleave.only`` (a wire whose index counts one kind of event apart)."""
+    rules = descriptor.data.get("interleave") or {}
+    patterns = rules.get("by") or []
     if not patterns or not isinstance(chunk, dict):
+        return None
+    if rules.get("only") and not _matches(rules["only"], chunk):
         return None
     key = []
     for pattern in patterns:

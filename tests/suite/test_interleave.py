@@ -21,12 +21,20 @@ import pytest
 from mcs_conformance import Accumulator, ToolCall
 from mcs_conformance.corpus_tools.corpus import Case, Corpus, Descriptor, load_corpus
 from mcs_conformance.corpus_tools.oracles import oracle_module
-from mcs_conformance.strategies import AnthropicMessagesStrategy, OpenAIChatStrategy, OpenAIResponsesStrategy
+from mcs_conformance.strategies import (
+    AnthropicMessagesStrategy,
+    BedrockStrategy,
+    CohereStrategy,
+    OpenAIChatStrategy,
+    OpenAIResponsesStrategy,
+)
 from mcs_conformance.suite.derive import from_public_source, parts
 from mcs_conformance.suite.interleaving import chunk_key, groups, interleaved, pairs
 from mcs_conformance.suite.invariants import CHECKS, Failure, Subject
 from mcs_conformance.suite.invariants.base import outcome
 from tests.zoo import broken
+from tests.zoo.formats import bedrock as bedrock_zoo
+from tests.zoo.formats import cohere as cohere_zoo
 
 CORPUS = load_corpus()
 CHECK = CHECKS["INTERLEAVE-001"]
@@ -41,10 +49,14 @@ BY_POSITION = {
     "openai-responses": broken.ResponsesAppendsToLatestItem,
     "anthropic-messages": broken.AnthropicAppendsToLatestBlock,
 }
+# the native formats beside the default chain whose descriptors have `interleave` (no SDK folds
+# their streams: the reference and its position-joining zoo copy only)
+BESIDE = {"bedrock": BedrockStrategy, "cohere": CohereStrategy}
+BESIDE_BY_POSITION = {"bedrock": bedrock_zoo.JoinsFragmentsByArrival, "cohere": cohere_zoo.FragmentsToLastCall}
 
 
 def _items(fmt: str, strategy: Any = None) -> list[Case]:
-    subject = Subject((strategy or REFERENCES[fmt])(), CORPUS)
+    subject = Subject((strategy or {**REFERENCES, **BESIDE}[fmt])(), CORPUS)
     return [c for c in CORPUS.cases if CHECK.applies(subject, c)]
 
 
@@ -139,34 +151,35 @@ def test_the_sdk_folds_each_interleaved_stream_to_the_recorded_message(fmt: str)
 # -------------------------------------------------------------------------- the check
 
 
-@pytest.mark.parametrize("fmt", REFERENCES)
+@pytest.mark.parametrize("fmt", [*REFERENCES, *BESIDE])
 def test_the_reference_passes_every_item(fmt: str) -> None:
-    subject = Subject(REFERENCES[fmt](), CORPUS)
+    subject = Subject({**REFERENCES, **BESIDE}[fmt](), CORPUS)
     items = _items(fmt)
     assert items and all(from_public_source(c) for c in items)
     for case in items:
         CHECK.run(subject, case.fresh())
 
 
-@pytest.mark.parametrize("fmt", REFERENCES)
+@pytest.mark.parametrize("fmt", [*REFERENCES, *BESIDE])
 def test_a_copy_that_joins_by_position_passes_the_recorded_streams_and_fails_an_interleaved_one(fmt: str) -> None:
     """On every recorded case of its format the copy folds the recorded stream to the
     reference's message, calls and done (the full suite, run on it without INTERLEAVE-001,
     fails no recorded case: docs/invariants.md); INTERLEAVE-001 fails it."""
-    bad, good = Subject(BY_POSITION[fmt](), CORPUS), Subject(REFERENCES[fmt](), CORPUS)
+    copies, references = {**BY_POSITION, **BESIDE_BY_POSITION}, {**REFERENCES, **BESIDE}
+    bad, good = Subject(copies[fmt](), CORPUS), Subject(references[fmt](), CORPUS)
     recorded = [c for c in CORPUS.for_format(fmt) if c.is_stream and c.chunks and from_public_source(c)]
     for case in recorded:
         want, got = outcome(good, case.chunks, case), outcome(bad, case.chunks, case)
         assert {k: got.get(k) for k in ("message", "calls", "done", "error")} == \
             {k: want.get(k) for k in ("message", "calls", "done", "error")}, case.id
     failed = []
-    for case in _items(fmt, BY_POSITION[fmt]):
+    for case in _items(fmt, copies[fmt]):
         try:
             CHECK.run(bad, case.fresh())
         except Failure as failure:
             assert failure.level is None and "interleave" in failure.detail
             failed.append(case.id)
-    assert failed, f"INTERLEAVE-001 does not tell {BY_POSITION[fmt].__name__} from the reference"
+    assert failed, f"INTERLEAVE-001 does not tell {copies[fmt].__name__} from the reference"
 
 
 # -------------------------------------------------------------------------- an author's own wire
@@ -280,3 +293,16 @@ def test_descriptor_explain_says_which_calls_it_interleaves() -> None:
     assert "INTERLEAVE-001: interleave (alternated)" in text
     one = render(explain(CORPUS.descriptors["openai-chat"], CORPUS.case("openai-chat/tool-call-non-strict")))
     assert "INTERLEAVE-001 derives nothing from this case" in one
+
+
+def test_only_the_chunks_the_only_schema_matches_are_keyed() -> None:
+    """Cohere numbers its content blocks and its calls apart: `interleave.only` keys the
+    tool-call events alone, so a content block at index 0 never joins call 0's group."""
+    d = CORPUS.descriptors["cohere"]
+    case = CORPUS.case("cohere/cohere-tool-call")
+    keyed = {i for _, positions in groups(case.chunks, d) for i in positions}
+    assert keyed and all(case.chunks[i]["type"].startswith("tool-call-") for i in keyed)
+    content = [c for c in CORPUS.for_format("cohere") if c.is_stream and c.chunks
+               and any(ch.get("type") == "content-delta" for ch in c.chunks)]
+    assert content and all(chunk_key(ch, d) is None for c in content for ch in c.chunks
+                           if ch.get("type", "").startswith("content-"))
