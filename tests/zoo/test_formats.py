@@ -8,31 +8,12 @@ tests/zoo/test_text_formats.py does for the text formats.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from mcs_conformance.corpus_tools.corpus import load_corpus
-from mcs_conformance.suite.invariants import CHECKS, Failure, Subject
-from mcs_conformance.suite.profiles import hypothesis_settings
-
 from .formats import ZOOS
+from .verdicts import verdict
 
-CORPUS = load_corpus()
 ENTRIES = [(fmt, bug) for fmt, zoo in sorted(ZOOS.items()) for bug in sorted(zoo.BUGS)]
-
-
-def verdict(strategy: Any, check: str, case_id: str | None) -> str | None:
-    """The level of the rule ``check`` finds broken on the case (None: it holds)."""
-    case = CORPUS.case(case_id).fresh() if case_id else None
-    subject = Subject(strategy, CORPUS, settings={"hypothesis": hypothesis_settings("ci"), "shrink_budget": 3})
-    spec = CHECKS[check]
-    assert spec.applies(subject, case), f"{check} does not apply to {case_id} for {strategy.name}"
-    try:
-        spec.run(subject, case)
-    except Failure as failure:
-        return failure.level or spec.level
-    return None
 
 
 @pytest.mark.parametrize("fmt", sorted(ZOOS))

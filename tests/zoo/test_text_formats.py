@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from mcs_conformance.corpus_tools.corpus import load_corpus
 from mcs_conformance.suite.invariants import CHECKS, Failure, Subject
 from mcs_conformance.suite.profiles import hypothesis_settings
 
 from .text_formats import BASES, BUGS, broken
+from .verdicts import CORPUS, verdict
 
 # bug -> (check, case slug) per format; None as the slug: a check run once per strategy
 KILLS: dict[str, dict[str, tuple[str, str | None]]] = {
@@ -94,23 +94,6 @@ KILLS: dict[str, dict[str, tuple[str, str | None]]] = {
     },
 }
 
-CORPUS = load_corpus()
-
-
-def verdict(strategy: Any, check: str, case_id: str | None) -> str | None:
-    """The level of the rule ``check`` finds broken on the case (None: it holds)."""
-    case = CORPUS.case(case_id).fresh() if case_id else None
-    request = case.data.get("request") if case is not None else None
-    if request is not None:
-        strategy = strategy.with_request(request)
-    subject = Subject(strategy, CORPUS, settings={"hypothesis": hypothesis_settings("ci"), "shrink_budget": 3})
-    spec = CHECKS[check]
-    assert spec.applies(subject, case), f"{check} does not apply to {case_id} for {strategy.name}"
-    try:
-        spec.run(subject, case)
-    except Failure as failure:
-        return failure.level or spec.level
-    return None
 
 
 def test_every_format_has_every_bug() -> None:
