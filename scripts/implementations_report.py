@@ -90,7 +90,7 @@ CLASS_NAMES = {  # how a headline or a count names each class
     "?": "not triaged yet",
 }
 FINDING_KEYS = {"id", "harnesses", "checks", "cases", "what", "class", "repro", "shows", "slow", "documented",
-                "hazard", "upstream", "searched"}
+                "hazard", "upstream", "searched", "sdk"}
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 STATE = re.compile(r"^(open|unmerged|merged( in \S.*)?|closed: \S.*)$")
 REQUIRES = re.compile(r"^#\s*requires:\s*(.+?)\s*$")
@@ -297,6 +297,7 @@ def validate_findings(triage: list[dict[str, Any]], harness_ids: set[str]) -> li
                 problems.append(f"{where}: `searched` needs date (YYYY-MM-DD) and query")
         if cls == "a" and not ups and searched is None:
             problems.append(f"{where}: a library's bug (a) needs `upstream` or `searched` (the search that found none)")
+        problems += [f"{where}: {p}" for p in sdk_key_problems(f)]
     return problems
 
 
@@ -310,6 +311,186 @@ def _matches(finding: dict[str, Any], harness: str, check: str, case: str) -> bo
 
 def explain(triage: list[dict[str, Any]], harness: str, check: str, case: str) -> dict[str, Any] | None:
     return next((f for f in triage if _matches(f, harness, check, case)), None)
+
+
+# -- statements about an official SDK, measured ------------------------------------------------
+SDK_ANSWERS = "sdk-answers.json"  # in RESULTS, written by scripts/sdk_answers.py
+SDK_COMMAND = "python scripts/sdk_answers.py write"
+SDK_IDS = ("openai-python", "openai-node", "anthropic-python", "anthropic-node")
+SDK_CLAIMS = {
+    "accepts": "reads every case without an error",
+    "refuses": "raises on every case",
+    "matches": "folds every case into the case's expected message",
+    "differs": "folds every case into another message than the case's",
+    "unmeasured": "not measured by the stored runs (`why` says why)",
+}
+# a `what` that says what an official SDK does: an official / Python / JavaScript SDK (or its
+# accumulator) and, in the same clause, a verb of what it does with the chunks
+SDK_STATEMENT = re.compile(r"\b(?:official|Python|JavaScript)\s+SDKs?\b(?:'s)?[^;.]*?\b(?:accepts?|refuses?|raises?|"
+                           r"keeps?|returns?|folds?)\b|\bSDK(?:'s)? accumulator (?:\w+ )?(?:accepts?|refuses?|raises?|"
+                           r"keeps?|returns?|folds?)\b", re.I)
+
+
+def sdk_claims(f: dict[str, Any]) -> list[dict[str, Any]]:
+    """The finding's `sdk` key as a list of claims (a table or an array of tables)."""
+    value = f.get("sdk")
+    if value is None:
+        return []
+    return [value] if isinstance(value, dict) else list(value) if isinstance(value, list) else [value]
+
+
+def sdk_key_problems(f: dict[str, Any]) -> list[str]:
+    """The `sdk` key's format; its presence where the finding is (s) or its `what` says what an
+    official SDK does."""
+    out = []
+    claims = sdk_claims(f)
+    if not claims and (f.get("class") == "s" or SDK_STATEMENT.search(str(f.get("what", "")))):
+        why = "an (s) finding" if f.get("class") == "s" else "its `what` says what an official SDK does"
+        out.append(f"{why}: needs `sdk = {{ claim, sdks }}` (what the stored SDK answers must show; "
+                   f"harnesses/findings/README.md)")
+    for c in claims:
+        if not isinstance(c, dict):
+            out.append(f"`sdk` must be a table {{ claim, sdks }} or an array of them, not {c!r}")
+            continue
+        unknown = set(c) - {"claim", "sdks", "why", "cases"}
+        if unknown:
+            out.append(f"`sdk`: unknown key(s) {', '.join(sorted(unknown))}")
+        if c.get("claim") not in SDK_CLAIMS:
+            out.append(f"`sdk`: claim must be one of {', '.join(SDK_CLAIMS)}, not {c.get('claim')!r}")
+        sdks = c.get("sdks")
+        if not (isinstance(sdks, list) and sdks and all(s in SDK_IDS for s in sdks)):
+            out.append(f"`sdk`: sdks must be a non-empty list of {', '.join(SDK_IDS)}, not {sdks!r}")
+        if "cases" in c and not (isinstance(c["cases"], list) and c["cases"] and all(isinstance(p, str) for p in c["cases"])):
+            out.append("`sdk`: `cases` must be a non-empty list of patterns of the finding's cases")
+        if c.get("claim") == "unmeasured" and not (isinstance(c.get("why"), str) and c["why"].strip()):
+            out.append("`sdk`: an unmeasured claim needs `why`")
+    return out
+
+
+def claim_cases(claim: dict[str, Any], cases: list[str]) -> list[str]:
+    """The cases of a finding's line that a claim is about: all, or those its `cases` patterns match."""
+    patterns = claim.get("cases")
+    return [c for c in cases if not patterns or any(fnmatch.fnmatchcase(c, p) for p in patterns)]
+
+
+def sdk_answers() -> dict[str, Any] | None:
+    """The stored answers of the official SDKs (harnesses/results/sdk-answers.json), or None."""
+    path = RESULTS / SDK_ANSWERS
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def sdk_name(sdk: str, answers: dict[str, Any] | None) -> str:
+    """`openai 3.57.0 (Python)`: the package, the version run, the language."""
+    spec = ((answers or {}).get("sdks") or {}).get(sdk)
+    if not spec:
+        return sdk
+    return f"{spec['package']} {spec['version']} ({LANGUAGES.get(spec['language'], spec['language'])})"
+
+
+def sdk_tally(sdk: str, cases: list[str], answers: dict[str, Any] | None) -> Counter:
+    """The SDK's stored answers over the cases of its formats: raises, folds into the case's
+    message (`equal`), into another (`other`), folds where the case expects a refusal (`folds`)."""
+    out: Counter = Counter()
+    spec = ((answers or {}).get("sdks") or {}).get(sdk) or {}
+    for case in cases:
+        if case.split("/", 1)[0] not in spec.get("formats", ()):
+            continue
+        a = ((answers or {}).get("answers") or {}).get(case, {}).get(sdk)
+        if a is None:
+            out["unrun"] += 1
+        elif a["answer"] == "raises":
+            out["raises"] += 1
+        else:
+            out[{True: "equal", False: "other"}.get(a.get("equals"), "folds")] += 1
+    return out
+
+
+def claim_holds(claim: str, tally: Counter) -> bool:
+    """Whether the answers counted agree with the claim (at least one case measured)."""
+    run = sum(v for k, v in tally.items() if k != "unrun")
+    if claim == "unmeasured":
+        return True
+    if not run or tally["unrun"]:
+        return False
+    want = {"accepts": ("equal", "other", "folds"), "refuses": ("raises",), "matches": ("equal",),
+            "differs": ("other",)}[claim]
+    return sum(tally[k] for k in want) == run
+
+
+def sdk_sentence(f: dict[str, Any], cases: list[str], answers: dict[str, Any] | None) -> str:
+    """What the stored runs show for the SDKs the finding's `sdk` claims name, over these cases:
+    which SDK gave which answer, with counts. Empty without an `sdk` key."""
+    claims = sdk_claims(f)
+    if not claims:
+        return ""
+    if answers is None:
+        return f"no stored SDK answers ({SDK_COMMAND})"
+    parts = []
+    for c in claims:
+        mine = claim_cases(c, cases)
+        if not mine:
+            continue
+        named = ", ".join(f"`{x}`" for x in mine[:2]) + (f" and {len(mine) - 2} more" if len(mine) > 2 else "")
+        scope = f" (on {named})" if c.get("cases") else ""
+        if c.get("claim") == "unmeasured":
+            parts.append(f"{', '.join(sdk_name(s, answers) for s in c.get('sdks', []))}: not measured by the stored "
+                         f"runs ({c.get('why')}){scope}")
+            continue
+        for sdk in c.get("sdks", []):
+            t = sdk_tally(sdk, mine, answers)
+            n = sum(t.values())
+            if not n:
+                continue  # no case of the SDK's format on this line
+            words = [w for w in (f"raises on {t['raises']}" if t["raises"] else "",
+                                 f"folds into the case's message on {t['equal']}" if t["equal"] else "",
+                                 f"folds into another message on {t['other']}" if t["other"] else "",
+                                 f"reads without an error on {t['folds']}" if t["folds"] else "",
+                                 f"has no stored answer on {t['unrun']}" if t["unrun"] else "") if w]
+            said = ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+            parts.append(f"{sdk_name(sdk, answers)} {said} of {n} {'case' if n == 1 else 'cases'}{scope}")
+    if not parts:
+        return ""
+    return f"the official SDKs run on these cases (harnesses/results/{SDK_ANSWERS}): " + "; ".join(parts)
+
+
+def finding_groups(triage: list[dict[str, Any]], runs: dict[str, dict[str, Any] | None]) -> dict[tuple[str, str], list[str]]:
+    """(finding id, harness) -> the cases of the harness's failing items the finding explains:
+    the cases the report's line for the finding names."""
+    out: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for hid, data in runs.items():
+        for item in (data or {}).get("items", []):
+            if item.get("finding") and bucket(item) == "failed":
+                out[(item["finding"], hid)].add(item["case"])
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def sdk_disagreements(triage: list[dict[str, Any]], runs: dict[str, dict[str, Any] | None],
+                      answers: dict[str, Any] | None) -> list[str]:
+    """Each claim of a finding's `sdk` key that the stored answers do not show on the cases of
+    its line in a harness; and stored answers of another corpus than the results'. One a line."""
+    out = []
+    hashes = {d.get("corpus_hash") for d in runs.values() if d}
+    if answers is None:
+        if any(sdk_claims(f) for f in triage):
+            out.append(f"harnesses/results/{SDK_ANSWERS} is missing: run {SDK_COMMAND}")
+        return out
+    if hashes and answers.get("corpus_hash") not in hashes:
+        out.append(f"harnesses/results/{SDK_ANSWERS} is of corpus {answers.get('corpus_version')} "
+                   f"({str(answers.get('corpus_hash'))[:23]}…), not the results' ({', '.join(sorted(map(str, hashes)))}): "
+                   f"run {SDK_COMMAND}")
+    by_id = {f["id"]: f for f in triage if f.get("id")}
+    for (fid, hid), cases in sorted(finding_groups(triage, runs).items()):
+        f = by_id.get(fid)
+        for c in sdk_claims(f or {}):
+            if not isinstance(c, dict) or c.get("claim") not in SDK_CLAIMS:
+                continue
+            mine = claim_cases(c, cases)
+            for sdk in c.get("sdks") or []:
+                t = sdk_tally(sdk, mine, answers)
+                if sum(t.values()) and not claim_holds(c["claim"], t):
+                    out.append(f"finding {fid} ({hid}): claims {sdk} {c['claim']} on {len(mine)} case(s); the stored "
+                               f"answers: {', '.join(f'{k} {v}' for k, v in sorted(t.items()))}")
+    return out
 
 
 # -- outcomes ---------------------------------------------------------------------------------
@@ -825,6 +1006,7 @@ def render() -> tuple[str, str]:
     """(docs/implementations.md, the README's headline block) from harnesses/results/."""
     harnesses, triage = manifest(), findings()
     by_id = {f["id"]: f for f in triage}
+    answers = sdk_answers()
     runs = {h["id"]: load_results(h["id"]) for h in harnesses}
     if not any(runs.values()):
         raise SystemExit(f"error: harnesses/results/ holds no results: run {COMMANDS['run']}")
@@ -947,6 +1129,8 @@ def render() -> tuple[str, str]:
                 f = by_id[key]
                 stored = {r.get("class") for r in rs}
                 head = f"- **{CLASS_LABELS.get(f['class'], f['class'])}** {f['what']}. Rules {rule_text} on {shown} ({n})"
+                measured = sdk_sentence(f, cases, answers)
+                head += f" · {measured}" if measured else ""
                 if stored != {f["class"]}:
                     head += f" · **stored as class {'/'.join(sorted(map(str, stored)))}: run `{COMMANDS['retriage']}`**"
                 if f["class"] == "s" and "must" in levels:
@@ -1049,6 +1233,7 @@ def check() -> int:
             else:
                 problems.append(missing)
     problems += validate_findings(findings(), {h["id"] for h in harnesses})
+    problems += sdk_disagreements(findings(), {h["id"]: load_results(h["id"]) for h in harnesses}, sdk_answers())
     for h in harnesses:
         data = load_results(h["id"])
         kept = [lo["check"] for lo in h["left_out"]

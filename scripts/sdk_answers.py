@@ -13,7 +13,9 @@ openai-chat, openai-responses and anthropic-messages corpus, and writes
   (``accumulate_event`` on every event). The paths of harnesses/sdk/ (chat.py, responses.py,
   anthropic_messages.py), whose renderers give the message (the SDK's snapshot, the keys the SDK
   adds that were never on the wire removed), with the SDK's client given the case's SSE bytes
-  (``_wire.sse_body``) as one whole response body (``_wire.transport``);
+  (``_wire.sse_body``) as one whole response body (``_wire.transport``); the message is read
+  once the body is read (``current_completion_snapshot``, ``current_message_snapshot``: their
+  ``AssertionError`` when the SDK holds no message is its answer);
 * ``openai-node`` (openai on npm) and ``anthropic-node`` (@anthropic-ai/sdk), pinned by
   harnesses/js/package.json: the streaming helpers of harnesses/js/, run by
   harnesses/js/sdk_answers.mjs (``finalChatCompletion()``, ``finalResponse()``,
@@ -107,7 +109,7 @@ def cases() -> tuple[Any, list[Any]]:
 
 def error_line(text: str) -> str:
     """The first line of an error's text, at most 200 characters, without memory addresses."""
-    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "").removesuffix(":")
     first = _ADDRESS.sub("0x…", first.encode("utf-8", "backslashreplace").decode("utf-8"))
     return first if len(first) <= 200 else first[:197] + "..."
 
@@ -159,6 +161,7 @@ def _openai_chat(chunks: list[Any]) -> Any:
                                         stream=True) as stream:
         for model in stream:
             state["sdk"].handle_chunk(model)
+    state["sdk"].current_completion_snapshot  # noqa: B018 -- the SDK's AssertionError when it holds no chunk
     return chat._render(state)
 
 
@@ -196,6 +199,7 @@ def _anthropic_messages(chunks: list[Any]) -> Any:
                                      messages=[{"role": "user", "content": "hi"}]) as stream:
         for _ in stream:
             pass
+        stream.current_message_snapshot  # noqa: B018 -- the SDK's AssertionError when no message_start came
         return anthropic_messages._render({"live": SimpleNamespace(events=stream), "on_wire": on_wire})
 
 
