@@ -326,9 +326,9 @@ SDK_CLAIMS = {
 }
 # a `what` that says what an official SDK does: an official / Python / JavaScript SDK (or its
 # accumulator) and, in the same clause, a verb of what it does with the chunks
-SDK_STATEMENT = re.compile(r"\b(?:official|Python|JavaScript)\s+SDKs?\b(?:'s)?[^;.]*?\b(?:accepts?|refuses?|raises?|"
-                           r"keeps?|returns?|folds?)\b|\bSDK(?:'s)? accumulator (?:\w+ )?(?:accepts?|refuses?|raises?|"
-                           r"keeps?|returns?|folds?)\b", re.I)
+_SDK_VERBS = r"(?:accepts?|refuses?|raises?|keeps?|returns?|folds?|reads?|merges?|joins?|skips?|passes)"
+SDK_STATEMENT = re.compile(rf"\b(?:official|Python|JavaScript)\s+SDKs?\b(?:'s?)?[^;.]*?\b{_SDK_VERBS}\b"
+                           rf"|\bSDK(?:'s)? accumulator (?:\w+ )?{_SDK_VERBS}\b", re.I)
 
 
 def sdk_claims(f: dict[str, Any]) -> list[dict[str, Any]]:

@@ -88,6 +88,7 @@ harnesses = ["h1"]
 cases = ["c/sdk*"]
 what = "NaN read as a number"
 class = "s"
+sdk = { claim = "accepts", sdks = ["openai-python"] }
 
 [[finding]]
 id = "lib-searched"
@@ -111,6 +112,13 @@ packages = ["lib"]
 '''
 
 
+SDK_ANSWERS = {  # what the official SDK answered on the checkout's cases (scripts/sdk_answers.py writes it)
+    "corpus_version": "2026.1.1", "corpus_hash": "sha256:" + "0" * 64,
+    "sdks": {"openai-python": {"package": "openai", "version": "3.57.0", "language": "python", "formats": ["c"]}},
+    "answers": {"c/sdk-1": {"openai-python": {"answer": "folds", "equals": None}}},
+}
+
+
 @pytest.fixture
 def checkout(report, tmp_path, monkeypatch):
     """A checkout of its own: harnesses/ with one harness, findings, a repro; a run folder."""
@@ -129,6 +137,8 @@ def checkout(report, tmp_path, monkeypatch):
                         "RESULTS": h / "results", "REPRO": h / "repro", "RUNS": tmp_path / "runs",
                         "DOC": tmp_path / "docs" / "implementations.md", "README": tmp_path / "README.md"}.items():
         monkeypatch.setattr(report, name, value)
+    (h / "results").mkdir()
+    (h / "results" / "sdk-answers.json").write_text(json.dumps(SDK_ANSWERS))
     run = tmp_path / "runs" / "h1"
     run.mkdir(parents=True)
     results = [
