@@ -247,9 +247,12 @@ export class LiveParts {
 }
 
 /** A call's arguments as the library gave them: the argument text it streamed (`tool-input-delta`
- * joined), else the `tool-call` part's input (text as is; a parsed value as JSON). */
-export function argumentText(block) {
-  if (typeof block.input === "string" && (block.input !== "" || block.call === null)) return block.input;
+ * joined), else the `tool-call` part's input (text as is; a parsed value as JSON). `streamed`:
+ * the provider streams every argument piece it holds as `tool-input-delta` (OpenAI chat), so a
+ * call it started with `tool-input-start` has the streamed text, `""` included, whatever its
+ * `tool-call` part's parse made of it. */
+export function argumentText(block, streamed = false) {
+  if (typeof block.input === "string" && (streamed || block.input !== "" || block.call === null)) return block.input;
   const input = block.call?.input;
   if (input === undefined || input === null) return block.input ?? "";
   return typeof input === "string" ? input : JSON.stringify(input);

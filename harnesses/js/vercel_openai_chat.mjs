@@ -31,7 +31,8 @@
  *   `tool_calls` when it gave a tool part, one `{id, type: "function", function: {name,
  *   arguments}}` per call in the library's order of calls (`_vercel.mjs` `tools`: the order of
  *   its `tool-call` parts, then calls not finished yet), `arguments` the argument text the
- *   library streamed (`tool-input-delta`; else its `tool-call` input). Every other
+ *   library streamed (`tool-input-delta`, `""` when none came: the provider streams every
+ *   piece it reads; a call without `tool-input-start`: its `tool-call` input). Every other
  *   key a delta of choice 0 carried (`refusal`, `audio`, ...) is written as `null` (the library
  *   keeps none of them), and `null`-valued keys no delta carried are left out
  *   (`_glue.noteKeys` / `_glue.wireKeysOnly`, as harnesses/langchain does). The message
@@ -151,7 +152,7 @@ function render(state) {
   Object.assign(message, { role: "assistant", content: parts.content });
   const tools = parts.tools;
   if (tools.length) {
-    message.tool_calls = tools.map((b) => ({ id: b.id, type: "function", function: { name: b.toolName ?? "", arguments: argumentText(b) } }));
+    message.tool_calls = tools.map((b) => ({ id: b.id, type: "function", function: { name: b.toolName ?? "", arguments: argumentText(b, true) } }));
   }
   const out = glue.wireKeysOnly(message, keys ?? new Set(), new Set([...(callKeys ?? []), "type"]));
   out[MARK] = tools.map(libraryParse);
