@@ -41,9 +41,10 @@
  *   leaves aside, so that `extract` reads the calls as the library's `tool-call` parts gave
  *   them, and a streamed message is never read as a `stream=false` one.
  * - Per-chunk members: the message is the parts the library had given when the chunk was
- *   read; the `tool-call` parts come when the library judges a call finished (the provider's
- *   tool-call tracker: when its argument text parses, or when the body ends), and `finish`
- *   only when the body ends.
+ *   read; the `tool-call` parts come only when the body ends (provider-utils
+ *   `StreamingToolCallTracker` finishes its calls in `flush`), and `finish` then too: before
+ *   that a call is in the message with the argument text streamed so far and, in
+ *   `mcs_ai_sdk`, no parse of the library (an error call).
  * - `extract`: a message with `mcs_ai_sdk`: each `tool_calls` entry with the library's parse
  *   (a call whose library input is no object is a call with `error`; `raw_arguments` the
  *   entry's argument text); a call without a name is given an `error` too. Any other message
