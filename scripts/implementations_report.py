@@ -90,7 +90,7 @@ CLASS_NAMES = {  # how a headline or a count names each class
     "?": "not triaged yet",
 }
 FINDING_KEYS = {"id", "harnesses", "checks", "cases", "what", "class", "repro", "shows", "slow", "documented",
-                "hazard", "upstream", "searched", "sdk"}
+                "hazard", "upstream", "searched", "sdk", "loses", "worst", "issue"}
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 STATE = re.compile(r"^(open|unmerged|merged( in \S.*)?|closed: \S.*)$")
 REQUIRES = re.compile(r"^#\s*requires:\s*(.+?)\s*$")
@@ -298,6 +298,29 @@ def validate_findings(triage: list[dict[str, Any]], harness_ids: set[str]) -> li
         if cls == "a" and not ups and searched is None:
             problems.append(f"{where}: a library's bug (a) needs `upstream` or `searched` (the search that found none)")
         problems += [f"{where}: {p}" for p in sdk_key_problems(f)]
+        problems += _validate_weight(f, where)
+    return problems
+
+
+def _validate_weight(f: dict[str, Any], where: str) -> list[str]:
+    """The weight of a finding (``loses``, every finding; ``worst``, an (a) one) and its
+    upstream issue text (``issue``, an (a) one: ``harnesses/findings/issues/<id>.md``, existing)."""
+    problems = []
+    for key, who, why in (("loses", "every finding", "what a user loses, in one short line"),
+                          ("worst", "a library's bug (a)", "its worst case, in one sentence")):
+        if key in f and not (isinstance(f[key], str) and f[key].strip() and "\n" not in f[key].strip()):
+            problems.append(f"{where}: `{key}` must be one line of text ({why})")
+        elif key not in f and (key == "loses" or f.get("class") == "a"):
+            problems.append(f"{where}: {who} needs `{key}` ({why})")
+    issue = f.get("issue")
+    want = f"harnesses/findings/issues/{f.get('id')}.md"
+    if issue is None:
+        if f.get("class") == "a":
+            problems.append(f"{where}: a library's bug (a) needs `issue = \"{want}\"` (the upstream issue's text)")
+    elif issue != want:
+        problems.append(f"{where}: `issue` must be {want!r}, not {issue!r}")
+    elif not (ROOT / issue).is_file():
+        problems.append(f"{where}: issue text {issue} does not exist")
     return problems
 
 

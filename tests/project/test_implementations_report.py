@@ -72,6 +72,9 @@ class = "a"
 repro = "harnesses/repro/lib_bug.py"
 shows = "refusal: None"
 upstream = [{ url = "https://github.com/o/r/issues/1", state = "closed: not planned", searched = "2026-12-01" }]
+loses = "a refusal: the user reads an empty answer"
+worst = "a refused request reads as an empty success"
+issue = "harnesses/findings/issues/lib-bug.md"
 
 [[finding]]
 id = "lib-documented"
@@ -81,6 +84,7 @@ what = "a random id for an id-less call"
 class = "d"
 documented = { url = "https://example.org/docs#ids", quote = "ids are generated when missing" }
 hazard = "PURE-001: the same stream gives another id; pass a stable id"
+loses = "a stable id across reads"
 
 [[finding]]
 id = "lib-sdk"
@@ -89,6 +93,7 @@ cases = ["c/sdk*"]
 what = "NaN read as a number"
 class = "s"
 sdk = { claim = "accepts", sdks = ["openai-python"] }
+loses = "nothing: a should rule asks more"
 
 [[finding]]
 id = "lib-searched"
@@ -99,6 +104,9 @@ class = "a"
 repro = "harnesses/repro/lib_bug.py"
 shows = "name: weather"
 searched = { date = "2026-12-01", query = "repo:o/r name split" }
+loses = "a call runs another tool"
+worst = "the tail of a name picks a tool the model did not name"
+issue = "harnesses/findings/issues/lib-searched.md"
 '''
 
 MANIFEST_TOML = '''
@@ -128,6 +136,9 @@ def checkout(report, tmp_path, monkeypatch):
     (h / "harnesses.toml").write_text(MANIFEST_TOML)
     (h / "findings").mkdir()
     (h / "findings" / "10-lib.toml").write_text(FINDINGS_TOML)
+    (h / "findings" / "issues").mkdir()
+    for fid in ("lib-bug", "lib-searched"):
+        (h / "findings" / "issues" / f"{fid}.md").write_text(f"# {fid}\n")
     (h / "repro").mkdir()
     pin = f"pytest=={metadata.version('pytest')}"  # installed here: the runner finds its pins met
     (h / "repro" / "lib_bug.py").write_text(f"# requires: {pin}\nimport sys\nprint('refusal: None')\nsys.exit(1)\n")
@@ -290,10 +301,18 @@ def test_retriage_rewrites_classes_without_a_rerun(report, checkout):
     ({"harnesses": ["nope"]}, "unknown harness 'nope'"),
     ({"upstreams": []}, "unknown key(s) upstreams"),
     ({"class": "d"}, "needs `documented = { url, quote }`"),
+    ({"loses": None}, "every finding needs `loses`"),
+    ({"loses": "two\nlines"}, "`loses` must be one line"),
+    ({"worst": None}, "a library's bug (a) needs `worst`"),
+    ({"issue": None}, "a library's bug (a) needs `issue = \"harnesses/findings/issues/f.md\"`"),
+    ({"issue": "harnesses/findings/issues/other.md"}, "`issue` must be 'harnesses/findings/issues/f.md'"),
+    ({"id": "g", "issue": "harnesses/findings/issues/g.md"}, "issue text harnesses/findings/issues/g.md does not exist"),
 ])
 def test_findings_validation_refuses_what_the_format_forbids(report, checkout, change, problem):
     good = {"id": "f", "harnesses": ["h1"], "what": "w", "class": "a", "repro": "harnesses/repro/lib_bug.py",
-            "shows": "x", "upstream": [{"url": "https://github.com/o/r/issues/1", "state": "open", "searched": "2026-12-01"}]}
+            "shows": "x", "upstream": [{"url": "https://github.com/o/r/issues/1", "state": "open", "searched": "2026-12-01"}],
+            "loses": "l", "worst": "w", "issue": "harnesses/findings/issues/f.md"}
+    (checkout / "harnesses" / "findings" / "issues" / "f.md").write_text("# f\n")
     assert report.validate_findings([good], {"h1"}) == []
     bad = {k: v for k, v in {**good, **change}.items() if v is not None}
     problems = report.validate_findings([bad], {"h1"})
@@ -529,7 +548,7 @@ def test_mjs_headers_pin_npm_packages(report, tmp_path):
     assert report.repro_requires(path) == [("openai", "7.59.0"), ("@anthropic-ai/sdk", "1.16.0"), ("loose", "")]
     path.write_text("import OpenAI from 'openai';\n")
     assert report.repro_requires(path) is None
-    good = {"id": "f", "harnesses": ["h1"], "what": "w", "class": "d", "shows": "x",
+    good = {"id": "f", "harnesses": ["h1"], "what": "w", "class": "d", "shows": "x", "loses": "l",
             "documented": {"url": "https://example.org", "quote": "q"}}
     (tmp_path / "harnesses" / "repro").mkdir(parents=True)
     for name in ("x.mjs", "x.js"):
