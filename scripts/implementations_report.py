@@ -950,9 +950,47 @@ def _repro_text(f: dict[str, Any], records: list[dict[str, Any]]) -> str:
     return f"repro {_link(f['repro'])} ({words}{', slow' if f.get('slow') else ''})"
 
 
+def _weight_text(f: dict[str, Any]) -> str:
+    """What a user loses by the finding, its worst case (a) and the link to its upstream issue
+    text (a): what a reader ranks the findings by."""
+    out = f" · **loses:** {f['loses']}" if f.get("loses") else ""
+    if f.get("worst"):
+        out += f" · **worst case:** {f['worst']}"
+    if f.get("issue"):
+        out += f" · issue text, ready to file: {_link(f['issue'])}"
+    return out
+
+
+def behaviours_line(groups: dict[str, list[dict[str, Any]]], by_id: dict[str, dict[str, Any]]) -> str:
+    """A harness's failures counted by behaviour first and item second, per class
+    (``3 library bugs (45 items)``); untriaged items have no behaviour yet and are counted alone."""
+    per: dict[str, list[int]] = defaultdict(list)
+    for key, rs in groups.items():
+        per[by_id[key]["class"] if key in by_id else "?"].append(len(rs))
+    parts = []
+    for cls in CLASS_ORDER:
+        if cls not in per:
+            continue
+        n, items = len(per[cls]), sum(per[cls])
+        if cls == "?":
+            parts.append(f"not triaged yet: {_items(items)}")
+        else:
+            parts.append(f"{n} {BEHAVIOUR_NAMES[cls][0 if n == 1 else 1]} ({_items(items)})")
+    return "- **Behaviours, then items:** " + "; ".join(parts)
+
+
+BEHAVIOUR_NAMES = {  # one, many: a count of behaviours per class
+    "a": ("library bug (a)", "library bugs (a)"),
+    "d": ("documented behaviour (d)", "documented behaviours (d)"),
+    "s": ("behaviour as the official SDK (s)", "behaviours as the official SDK (s)"),
+    "b": ("choice of the reference's (b)", "choices of the reference's (b)"),
+    "c": ("glue choice (c)", "glue choices (c)"),
+}
+
+
 def _finding_line(f: dict[str, Any], records: list[dict[str, Any]], head: str) -> str:
     cls = f["class"]
-    line = head
+    line = head + _weight_text(f)
     if cls == "d":
         doc = f.get("documented") or {}
         line += f" · the library documents it: “{doc.get('quote', '')}” (<{doc.get('url', '')}>)"
@@ -1135,6 +1173,8 @@ def render() -> tuple[str, str]:
         groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for r in failed:
             groups[r.get("finding") or f"?{r['id']}"].append(r)
+        if groups:
+            out.append(behaviours_line(groups, by_id))
 
         def order(k: str) -> tuple[int, str]:
             cls = by_id[k]["class"] if k in by_id else "?"

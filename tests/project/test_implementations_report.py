@@ -216,6 +216,20 @@ def test_documented_behaviour_is_quoted_and_never_called_a_bug(report, checkout)
     assert "bug:" not in line.replace("not a bug:", "")
 
 
+def test_each_finding_line_says_what_is_lost_and_each_section_counts_behaviours_first(report, checkout):
+    assert report.collect("h1") == 0
+    doc, _ = report.render()
+    bug = next(l for l in doc.splitlines() if "the library drops the refusal" in l)
+    assert "**loses:** a refusal: the user reads an empty answer" in bug
+    assert "**worst case:** a refused request reads as an empty success" in bug
+    assert "issue text, ready to file: [lib-bug.md](../harnesses/findings/issues/lib-bug.md)" in bug
+    sdk = next(l for l in doc.splitlines() if "NaN read as a number" in l)
+    assert "**loses:** nothing: a should rule asks more" in sdk and "worst case" not in sdk
+    counts = next(l for l in doc.splitlines() if l.startswith("- **Behaviours, then items:**"))
+    assert counts == ("- **Behaviours, then items:** 1 library bug (a) (2 items); 1 documented behaviour (d) (1 item); "
+                      "1 behaviour as the official SDK (s) (1 item); not triaged yet: 1 item")
+
+
 def test_citations_carry_their_state_and_the_search(report, checkout):
     assert report.collect("h1") == 0
     doc, _ = report.render()
