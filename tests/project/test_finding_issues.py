@@ -5,8 +5,8 @@ For every (a) finding: its ``issue`` key names ``harnesses/findings/issues/<id>.
 has a title and the sections a maintainer needs (what happens, the reproduction inline,
 expected, actual, versions, related issues); it inlines every version its reproduction's
 header pins (``name==version`` or ``name@version``), prints the run's output with the finding's
-``shows`` in it, and cites every upstream thread the finding cites (or the search that found
-none). No text is left for a finding that is gone or no longer (a).
+``shows`` in it, names no folder of this checkout, and cites every upstream thread the finding
+cites (or the search that found none). No text is left for a finding that is gone or no longer (a).
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ def test_every_library_bug_has_its_issue_text_with_the_pinned_reproduction(findi
     sep = "@" if repro.suffix == ".mjs" else "=="
     for name, version in pins:
         assert f"{name}{sep}{version}" in text, f"{want}: does not inline the pinned {name}{sep}{version}"
+    assert ".harness-venvs" not in text and ".harness-runs" not in text, f"{want}: names a folder of this checkout"
     actual = text.split("\n## Actual\n", 1)[1].split("\n## Versions\n", 1)[0]
     assert finding["shows"] in actual, f"{want}: the run's output under Actual does not show {finding['shows']!r}"
     for up in finding.get("upstream") or []:
