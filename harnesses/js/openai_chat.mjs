@@ -27,7 +27,10 @@
  *   `finalizeChatCompletion`), which refuses a choice with no `role` or no `finish_reason`;
  *   that refusal is the ending chunk's (`MalformedChunk`, below). Chunks fed after the end are
  *   past the response: not read, no display text. A stream that never finishes every choice
- *   (cut) keeps its body open, and its message is the last chunk snapshot.
+ *   (cut) keeps its body open, and its message is the last chunk snapshot. On a stream that
+ *   sends `[DONE]` after its finish, the message is so the finished completion from the
+ *   finishing chunk on, where a reader of the SDK's chunk snapshots still sees the snapshot
+ *   until `[DONE]` (a call without an id there has none yet; the completion makes one up).
  * - The SDK's `APIError` for an event with an `error` member (core/streaming.mjs) is raised
  *   as `StreamError` carrying the chunk, worded by `_glue.raiseOnErrorChunk`; any other error
  *   the SDK's stream reports (its `'error'` event: a chunk it refuses, or its finalisation at
