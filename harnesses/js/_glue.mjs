@@ -20,6 +20,10 @@
  *   error are (Python's `ToolCall` equality; arguments compared as written JSON).
  * - `errorText(thrown)`: an SDK's error as text, lone surrogates escaped (a lone surrogate in
  *   an error's text crashes pytest-xdist's transport: anthropic_messages.py).
+ * - The glue check (harnesses/js/glue_check.mjs): `view`, `refusalName` (how a view names a
+ *   refusal, as harnesses/glue_check.py does), `adapterView` (an adapter's message for a
+ *   case's chunks, fed as the suite's buffer feeds them, read by its `extract` and
+ *   `contentText`), `wireFinish` (choice 0's last `finish_reason` on the wire).
  *
  * OpenAI Chat (harnesses/_glue.py, chat.py):
  * - `isChatChunk` / `isChatMessage`: recognition; a chunk is `object:
@@ -312,4 +316,65 @@ export class ChatAdapter {
     if (!isObject(message)) throw new BridgeError("ValueError", `${this.who}: the message is a dict, got ${typeName(message)}`);
     return continuation(this.who, message, records, this.extract(message));
   }
+}
+
+// -- The glue check (harnesses/js/glue_check.mjs, harnesses/glue_check.py) ------------------
+// An adapter's `glueView(case)` answers `{library, adapter}`, two views of one case: what the
+// library's own output object holds, and what the adapter's message gives through its own
+// `extract` / `contentText`. A view is `{text, calls: [{id, name, arguments}], stop, refused}`.
+
+/** One view (V). */
+export const view = ({ text = null, calls = [], stop = null, refused = null } = {}) => ({ text, calls, stop, refused });
+
+/** How a view names a refusal, as harnesses/glue_check.py `refusal` does: `"provider error"`
+ * when the chain of causes holds the protocol's `StreamError` or an SDK's `APIError` /
+ * `APIStatusError` (the error the SDK throws for an error event), else the type name of the
+ * first cause that is no `BridgeError` (the library's own error an adapter's refusal carries
+ * as its `cause`), else the `BridgeError`'s protocol type (a refusal of the adapter's own). */
+export function refusalName(error) {
+  if (error === null || error === undefined) return null;
+  const chain = [];
+  for (let e = error; e !== null && e !== undefined && !chain.includes(e); e = e.cause) chain.push(e);
+  const own = (e) => e instanceof BridgeError;
+  if (chain.some((e) => (own(e) && e.type === "StreamError") || (!own(e) && ["APIError", "APIStatusError"].includes(e?.constructor?.name)))) {
+    return "provider error";
+  }
+  const library = chain.find((e) => !own(e));
+  if (library !== undefined) return library?.constructor?.name || typeof library;
+  return chain[chain.length - 1].type;
+}
+
+/** The adapter's view of `chunks`: each fed to `strategy.accumulate` on a fresh accumulator, as
+ * the suite's buffer feeds them (stopping at the first refusal), the message written as the
+ * bridge writes `as_dict`, read by the adapter's `extract` and `contentText`; a call's
+ * `arguments` are its raw text where the adapter kept one, else its object (as
+ * harnesses/glue_check.py `adapter_view`). `stop(message, fed)`: the view's stop, from the
+ * message and the chunks accepted. */
+export async function adapterView(strategy, chunks, stop) {
+  const acc = { root: null, state: {} };
+  const fed = [];
+  for (const chunk of structuredClone(chunks)) {
+    try {
+      await strategy.accumulate(acc, chunk);
+    } catch (error) {
+      return view({ refused: refusalName(error) });
+    }
+    fed.push(chunk);
+  }
+  const message = acc.root === null ? null : parseLine(formatLine(acc.root));
+  if (message === null) return view({ stop: stop(null, fed) });
+  const calls = (await strategy.extract(message)).map((c) => ({ id: c.id ?? null, name: c.name,
+    arguments: c.raw_arguments ?? c.arguments ?? {} }));
+  return view({ text: await strategy.contentText(message), calls, stop: stop(message, fed) });
+}
+
+/** The last `finish_reason` choice 0 carried in `chunks` (null when none did): what
+ * `chatIsDone` reads, and an OpenAI Chat adapter's stop in the glue check (its message holds
+ * none; harnesses/_glue.py `wire_finish`). */
+export function wireFinish(chunks) {
+  let found = null;
+  for (const chunk of chunks) {
+    for (const c of choice0(chunk)) if (c.finish_reason !== null && c.finish_reason !== undefined) found = c.finish_reason;
+  }
+  return found;
 }

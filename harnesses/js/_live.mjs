@@ -19,7 +19,11 @@
  *   scheduled as microtasks have run too. When the SDK stops reading instead (its stream ended
  *   at `data: [DONE]`, failed, or cancelled the body), the promise the adapter gives as `ended`
  *   settles the push. Bytes the SDK reads without yielding an event (a `ping`, an event
- *   without a name) need no special case: the SDK simply asks for more.
+ *   without a name) need no special case: the SDK simply asks for more. `push(bytes, true)`
+ *   ends the body after those bytes, as the provider closing the response does: once the SDK
+ *   has read them, its next read finds the end of the body (the `ReadableStream` closes), the
+ *   SDK runs what it does at the end of a response, and the push settles when the SDK's stream
+ *   is over (`ended`). Which chunk ends the body is each adapter's choice, in its header.
  * - `sseBytes(chunk, named)`: the bytes the provider sent for one chunk, framed as
  *   harnesses/_wire.py `sse_body` frames them: `data: <json>\n\n`, preceded by
  *   `event: <type>\n` for the Responses and Anthropic formats (`named`) when the chunk's `type`
@@ -51,6 +55,7 @@ export class LiveBody {
   #pendingPull = null; // resolves the pull() the SDK is waiting in
   #hungry = null; // resolves the push() waiting for the SDK to come back for more
   #settled = false;
+  #closing = false; // the body ends once the queue is read
 
   constructor() {
     this.token = `stream-${tokens++}`;
@@ -80,16 +85,23 @@ export class LiveBody {
       controller.enqueue(this.#queue.shift());
       return undefined;
     }
+    if (this.#closing) { // every byte read: the end of the body
+      controller.close();
+      this.#settled = true;
+      this.#wake();
+      return undefined;
+    }
     this.pulls += 1;
     this.#wake();
     return new Promise((resolve) => { this.#pendingPull = resolve; });
   }
 
   /** Hand one chunk's bytes to the SDK; resolves when it has read and handled them (or
-   * stopped reading). */
-  async push(bytes) {
+   * stopped reading). `last`: the body ends after them; resolves once the SDK's stream is over. */
+  async push(bytes, last = false) {
     this.pushed += 1;
     if (this.#settled) return;
+    if (last) this.#closing = true;
     const hungry = new Promise((resolve) => { this.#hungry = resolve; });
     if (this.#pendingPull) {
       const resume = this.#pendingPull;
@@ -101,8 +113,13 @@ export class LiveBody {
     }
     const over = this.ended ? this.ended.then(() => "ended", () => "ended") : new Promise(() => {});
     if ((await Promise.race([hungry, over])) === "ended") this.#settled = true;
-    if (this.#settled) await over; // the SDK stopped reading: let it finish what it does at the end
+    if (this.#settled || last) await over; // the SDK stopped reading: let it finish what it does at the end
     await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** Whether the body has ended (the SDK read its end, stopped reading, or its stream is over). */
+  get over() {
+    return this.#settled;
   }
 
   /** Whether every byte pushed has been handed to the SDK. */

@@ -33,6 +33,10 @@
  *   truncated JSON: `<location>Paris`, NaN), the SDK holds the text and no input until its
  *   stream fails at the block's `content_block_stop`: the block is written with that text as
  *   its `input` (an error call for `extract`), nothing is parsed per event (`render`).
+ * - The body is not ended by the adapter (the suite gives no end of the connection): the SDK
+ *   reads every event the suite feeds, those after `message_stop` too. At the end of a body its
+ *   stream files nothing new (a message is filed at `message_stop`; `#endRequest` only rejects a
+ *   stream that started no message), so a stream the suite cuts keeps its last snapshot.
  * - An `error` event: the SDK's `Stream` throws `APIError` for it, raised as `StreamError`
  *   carrying the event. Any other error its stream reports (`'error'`) is its refusal of that
  *   event, raised as `MalformedChunk` with its text escaped (`_glue.errorText`); the stream is
@@ -58,6 +62,9 @@
  *   rule the SDK lacks),
  *   then one user message with a `tool_result` block per record (`is_error` when the record
  *   says so). A record whose id is no `tool_use` block of the message is refused.
+ * - Glue check: `glueView` (the SDK's `finalMessage()` once the body ends, beside the adapter's
+ *   message read by `extract` / `contentText`); the differences the adapter knows of are
+ *   `GLUE_LISTED`.
  */
 import Anthropic, { APIError } from "@anthropic-ai/sdk";
 import { VERSION } from "@anthropic-ai/sdk/version";
@@ -90,7 +97,9 @@ function refusal(error, chunk) {
     const detail = isObject(chunk) ? glue.formatLine(chunk.error ?? null) : glue.errorText(error);
     return new BridgeError("StreamError", `${WHO}: the provider reported an error in the stream: ${glue.errorText(detail)}`, chunk);
   }
-  return new BridgeError("MalformedChunk", `${WHO} raised ${glue.errorText(error)}`);
+  const refused = new BridgeError("MalformedChunk", `${WHO} raised ${glue.errorText(error)}`);
+  refused.cause = error; // the SDK's own error (the glue check names it)
+  return refused;
 }
 
 export class AnthropicMessagesStrategy {
@@ -236,6 +245,64 @@ function render(state) {
     }
   });
   return content === null ? snapshot : { ...snapshot, content };
+}
+
+/** The differences between the SDK's own output and the adapter's message the adapter knows
+ * of (harnesses/js/glue_check.mjs), each with why; `KEY:CASE` lists one on that case alone. */
+const CUT = "a stream cut before message_stop: the suite gives no end of the connection, so the adapter keeps the "
+  + "body open and its message is the last snapshot (no stop_reason: every call an error call); the library view ends "
+  + "the body after the last event, and the SDK, which files a message at message_stop only, then has none "
+  + "(finalMessage(): \"stream ended without producing a Message with role=assistant\")";
+const NO_MESSAGE = "a stream whose events never start a message the SDK accumulates: the adapter, its body open, has no "
+  + "message (as_dict null); the library view ends the body, and the SDK then rejects it (\"request ended without "
+  + "sending any chunks\")";
+export const GLUE_LISTED = {
+  "calls.arguments:anthropic-messages/syn-input-json-array": "a tool input that is no object (a JSON array), which "
+    + "the SDK keeps, is read by extract as a call with error and {} (ToolCall.arguments is an object)",
+  "refused:anthropic-messages/syn-malformed-event-not-an-object": "a chunk that is a JSON string (an SSE line left "
+    + "unparsed), not an object, is refused with MalformedChunk before the SDK sees it: no SSE event carries a JSON "
+    + "string as an event (the SDK, handed its text as an unnamed event, skips it)",
+  "text:anthropic-messages/syn-malformed-event-after-message-stop": "a text delta after message_stop: the SDK "
+    + "appends it to the snapshot its streamEvent hands over, which is the adapter's message (as the Python twin's "
+    + "current snapshot); finalMessage() is the message the SDK parsed at message_stop, without it",
+  "refused:anthropic-messages/syn-malformed-content-before-message-start": NO_MESSAGE,
+  "refused:anthropic-messages/syn-malformed-message-start-without-message": NO_MESSAGE,
+  "refused:anthropic-messages/syn-stream-cut-after-array-bracket": CUT,
+  "refused:anthropic-messages/syn-stream-cut-after-empty-input-piece": CUT,
+  "refused:anthropic-messages/syn-stream-cut-before-message-delta": CUT,
+  "refused:anthropic-messages/syn-stream-cut-in-escaped-input": CUT,
+  "refused:anthropic-messages/syn-stream-cut-in-input-leading-zero": CUT,
+  "refused:anthropic-messages/syn-stream-cut-in-non-json-input": CUT,
+  "refused:anthropic-messages/syn-stream-cut-in-pretty-input-bad-value": CUT,
+  "refused:anthropic-messages/syn-stream-cut-in-python-list-input": CUT,
+};
+
+/** The SDK's own message beside the adapter's for one case (`null` for a message case: the
+ * adapter reads a message without the SDK). The library view feeds every event's bytes to a
+ * fresh `beta.messages.stream` and ends the body after the last one, as the transport ends the
+ * recorded response; it reads `finalMessage()` (its `text` blocks joined, its `tool_use` blocks
+ * with their `input`, `stop_reason`), or what the stream rejected with. The adapter view is
+ * `_glue.adapterView`, its stop the message's `stop_reason`. */
+export async function glueView(caseObj) {
+  if (!Array.isArray(caseObj?.chunks) || !caseObj.chunks.length) return null;
+  const state = { snapshot: null, seen: 0, error: null };
+  open(state);
+  const chunks = structuredClone(caseObj.chunks);
+  for (const [i, chunk] of chunks.entries()) await state.live.push(sseBytes(chunk, true, glue.formatLine), i === chunks.length - 1);
+  let library;
+  try {
+    const message = await state.runner.finalMessage();
+    const blocks = Array.isArray(message.content) ? message.content : [];
+    library = glue.view({
+      text: blocks.filter((b) => isObject(b) && b.type === "text").map((b) => (typeof b.text === "string" ? b.text : "")).join(""),
+      calls: blocks.filter((b) => isObject(b) && b.type === "tool_use").map((b) => ({ id: b.id ?? null, name: b.name ?? null, arguments: b.input ?? null })),
+      stop: message.stop_reason ?? null,
+    });
+  } catch (error) {
+    library = glue.view({ refused: glue.refusalName(error) });
+  }
+  const stop = (message) => (isObject(message) ? message.stop_reason ?? null : null);
+  return { library, adapter: await glue.adapterView(new AnthropicMessagesStrategy(), caseObj.chunks, stop) };
 }
 
 if (glue.isMain(import.meta.url)) glue.serve(new AnthropicMessagesStrategy());

@@ -20,23 +20,32 @@
  *   and emitted its events. The SDK's stream stops at `data: [DONE]`; the events after it are
  *   not read. An event that is no JSON object is refused with `MalformedChunk` before the SDK
  *   sees it.
- * - An `error` or `response.failed` event raises `StreamError` carrying the event before the
- *   SDK reads it (as harnesses/sdk/responses.py does: the SDK throws `APIError` for the first
- *   and passes the second on as an event for its caller to act on). The SDK's `APIError` for
- *   an event with a top-level `error` member is raised as `StreamError` carrying the event;
- *   any other error its stream reports (`'error'`) is its refusal of that event, raised as
- *   `MalformedChunk` with its text (`_glue.errorText`); the stream is over after it and later
- *   events raise the same.
- * - The message: the `response` of the last `response.completed` / `response.incomplete`
- *   event the SDK emitted; before one, the `accumulateResponse` snapshot over the emitted
- *   events (an event that accumulator refuses leaves the snapshot as it was: the stream
- *   accepted it; an interim `response.created` / `queued` / `in_progress` after the first
- *   keeps the output items built so far that it does not carry, as the stream's own snapshot
- *   does, `interim`). Converted at read time only (`_glue.lazyRoot`), as JSON, with the keys the
+ * - Every event reaches the SDK, `error` and `response.failed` too, and its answer is the
+ *   adapter's: for an `error` event its stream throws `APIError` (core/streaming.mjs, an SSE
+ *   event named `error`; lib/responses/ResponseStream `#addEvent`), raised as `StreamError`
+ *   carrying the event; `response.failed` it reads as an event (`'response.failed'`, its
+ *   response `status: "failed"`, the output built so far when the event carries none), so the
+ *   message is that response and nothing is raised. Any other error its stream reports
+ *   (`'error'`) is its refusal of that event, raised as `MalformedChunk` with its text
+ *   (`_glue.errorText`) and the SDK's error as its `cause`; the stream is over after it and
+ *   later events raise the same.
+ * - The body is not ended by the adapter (the suite gives no end of the connection): the SDK
+ *   reads every event the suite feeds, those after a `response.completed` too; at the end of
+ *   a body its stream only finalizes the snapshot it holds (`#endRequest`; `finalResponse()`
+ *   "resolves even when the response is incomplete").
+ * - The message: the `accumulateResponse` snapshot over the events the SDK emitted, where a
+ *   `response.completed` / `response.incomplete` / `response.failed` event sets it to that
+ *   event's `response` (the SDK's own object, its output filled in where the event carries
+ *   none) and the events after one apply to it as they do to the stream's own snapshot, which
+ *   `finalResponse()` returns once the body ends (an event that accumulator refuses leaves the
+ *   snapshot as it was: the stream accepted it; an interim `response.created` / `queued` /
+ *   `in_progress` after the first keeps the output items built so far that it does not carry,
+ *   as the stream's own snapshot does, `interim`). Converted at read time only (`_glue.lazyRoot`), as JSON, with the keys the
  *   SDK adds that were never on the wire removed: `output_parsed`, `parsed_arguments` on
  *   items, `parsed` on content parts, and `output_text` unless a response on the wire carried
  *   it (the SDK derives it; the Python SDK's is a property, never in its dict).
- * - `isDone` is true on `response.completed`, `response.incomplete`; the `delta` of
+ * - `isDone` is true on `response.completed`, `response.incomplete` (not on `response.failed`:
+ *   the turn failed, so its calls are never executable); the `delta` of
  *   `response.output_text.delta` is display text, and when an event that carries a snapshot
  *   (`*.done`, `response.created`, the completion) leaves the message's output text longer
  *   than the text shown so far, the missing tail is returned as display text (the deltas add
@@ -55,6 +64,9 @@
  *   dropped; call items without a string name, `call_id` and `arguments` / `input`, which the
  *   API refuses, left out), then a `function_call_output` (`custom_tool_call_output` for
  *   custom tools) per record; a record whose `call_id` is not in the output is refused.
+ * - Glue check: `glueView` (the SDK's `finalResponse()` once the body ends, beside the
+ *   adapter's message read by `extract` / `contentText`); the differences the adapter knows of
+ *   are `GLUE_LISTED`.
  */
 import OpenAI, { APIError } from "openai";
 import { accumulateResponse } from "openai/lib/responses/ResponseAccumulator";
@@ -67,8 +79,9 @@ import { LiveBody, liveFetch, sseBytes } from "./_live.mjs";
 const { BridgeError, isObject, nonEmpty } = glue;
 const WHO = "openai ResponseStream";
 const FINAL = new Set(["response.completed", "response.incomplete"]);
+const RESPONSE = new Set([...FINAL, "response.failed"]); // events whose response is the SDK's final one
 const TEXT_SNAPSHOTS = new Set(["response.output_text.done", "response.content_part.done", "response.output_item.done",
-  "response.created", ...FINAL]);
+  "response.created", ...RESPONSE]);
 const CALLS = new Set(["function_call", "custom_tool_call"]);
 const INTERIM = new Set(["response.created", "response.queued", "response.in_progress"]);
 let client = null;
@@ -80,8 +93,8 @@ function open(state) {
   runner.on("event", (event) => {
     state.seen += 1;
     if (isObject(event.response) && Object.hasOwn(event.response, "output_text")) state.wireText = true;
-    if (FINAL.has(event.type) && isObject(event.response)) {
-      state.final = event.response;
+    if (RESPONSE.has(event.type) && isObject(event.response)) { // the SDK's response, output filled in
+      state.snapshot = event.response;
       return;
     }
     if (INTERIM.has(event.type) && isObject(state.snapshot) && isObject(event.response)) {
@@ -104,7 +117,9 @@ function refusal(error, chunk) {
   if (error instanceof APIError) {
     return new BridgeError("StreamError", `${WHO}: the provider reported an error in the stream: ${glue.errorText(error)}`, chunk);
   }
-  return new BridgeError("MalformedChunk", `${WHO} raised ${glue.errorText(error)}`);
+  const refused = new BridgeError("MalformedChunk", `${WHO} raised ${glue.errorText(error)}`);
+  refused.cause = error;
+  return refused;
 }
 
 export class OpenAIResponsesStrategy {
@@ -132,11 +147,8 @@ export class OpenAIResponsesStrategy {
     const state = acc.state;
     const done = typeof chunk === "string" && chunk.trim() === "[DONE]";
     if (!done && !isObject(chunk)) throw new BridgeError("MalformedChunk", `${WHO}: an event is a JSON object, got ${glue.typeName(chunk)}`);
-    if (!done && (chunk.type === "error" || chunk.type === "response.failed")) {
-      throw new BridgeError("StreamError", `${WHO}: the provider reported an error in the stream: ${chunk.type}`, chunk);
-    }
     if (state.live === undefined) {
-      Object.assign(state, { snapshot: null, final: null, seen: 0, error: null, answer: null, shown: "", wireText: false });
+      Object.assign(state, { snapshot: null, seen: 0, error: null, answer: null, shown: "", wireText: false });
       open(state);
     }
     if (state.answer) throw state.answer;
@@ -260,7 +272,7 @@ function unanswerable(item) {
 }
 
 function render(state) {
-  const response = state.final ?? state.snapshot;
+  const response = state.snapshot;
   if (!isObject(response)) return null;
   const message = structuredClone(response);
   delete message.output_parsed;
@@ -278,6 +290,45 @@ function model(message, what) {
     throw new BridgeError("ValueError", `${WHO}.${what}: expects a response object with an output list, got ${glue.typeName(message)}`);
   }
   return message;
+}
+
+/** The differences between the SDK's own output and the adapter's message the adapter knows
+ * of (harnesses/js/glue_check.mjs), each with why; `KEY:CASE` lists one on that case alone. */
+export const GLUE_LISTED = {
+  "refused.type:openai-responses/syn-malformed-event-not-an-object": "a chunk that is a JSON string, not an object, is "
+    + "refused with MalformedChunk before the SDK sees it: no SSE event carries a JSON string as an event (the SDK, "
+    + "handed the string's text as an event's data, rejects its JSON with its own error)",
+};
+
+/** The SDK's own response beside the adapter's message for one case (`null` for a message
+ * case: the adapter reads a response without the SDK). The library view feeds every event's
+ * bytes to a fresh `responses.stream` and ends the body after the last one, as the transport
+ * ends the recorded response; it reads `finalResponse()` (its `function_call` /
+ * `custom_tool_call` items, with their `arguments` / `input` text; its `output_text`, joined
+ * by the SDK's `addOutputText` where the response has none; `status`), or what the stream
+ * rejected with. The adapter view is `_glue.adapterView`, its stop the message's `status`. */
+export async function glueView(caseObj) {
+  if (!Array.isArray(caseObj?.chunks) || !caseObj.chunks.length) return null;
+  const state = { snapshot: null, seen: 0, error: null, wireText: false };
+  open(state);
+  const chunks = structuredClone(caseObj.chunks);
+  for (const [i, chunk] of chunks.entries()) await state.live.push(sseBytes(chunk, true, glue.formatLine), i === chunks.length - 1);
+  let library;
+  try {
+    const response = await state.runner.finalResponse();
+    let text = response.output_text;
+    if (typeof text !== "string") {
+      const copy = { output: response.output };
+      try { addOutputText(copy); text = copy.output_text ?? null; } catch { text = null; }
+    }
+    const calls = (Array.isArray(response.output) ? response.output : []).filter((i) => isObject(i) && CALLS.has(i.type))
+      .map((i) => ({ id: i.call_id ?? null, name: i.name ?? null, arguments: (i.type === "function_call" ? i.arguments : i.input) ?? null }));
+    library = glue.view({ text, calls, stop: response.status ?? null });
+  } catch (error) {
+    library = glue.view({ refused: glue.refusalName(error) });
+  }
+  const stop = (message) => (isObject(message) ? message.status ?? null : null);
+  return { library, adapter: await glue.adapterView(new OpenAIResponsesStrategy(), caseObj.chunks, stop) };
 }
 
 if (glue.isMain(import.meta.url)) glue.serve(new OpenAIResponsesStrategy());

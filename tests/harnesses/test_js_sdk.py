@@ -81,7 +81,9 @@ process.stdout.write(JSON.stringify(rows));
 def test_the_live_feed_hands_the_sdk_one_chunk_at_a_time(node: str) -> None:
     """After each accumulate, the SDK has read exactly the chunks fed so far: its own snapshot
     (``currentChatCompletionSnapshot``) holds the arguments of those chunks and no more, and
-    the harness's message is that snapshot."""
+    the harness's message is that snapshot. The chunk that gives choice 0 its finish ends the
+    body: the SDK finalises the completion there, and reads nothing after it (the usage chunk,
+    ``[DONE]``)."""
     case = json.loads((CASES / "openai-chat" / "tool-call-non-strict.json").read_text(encoding="utf-8"))
     chunks = case.get("chunks") or case["stream"]
     env = suite_env() | {"MCS_BRIDGE_JS": (ROOT / "mcs_conformance" / "bridge" / "server.mjs").as_uri()}
@@ -91,9 +93,18 @@ def test_the_live_feed_hands_the_sdk_one_chunk_at_a_time(node: str) -> None:
     rows = json.loads(done.stdout)
     assert len(rows) == len(chunks)
     expected_args = ""
+    end = next(n for n, c in enumerate(chunks) if isinstance(c, dict) and c.get("choices")
+               and all(ch.get("finish_reason") for ch in c["choices"]))
     for n, (chunk, row) in enumerate(zip(chunks, rows)):
         assert row["pushed"] == n + 1 and row["drained"], (n, row)
-        if isinstance(chunk, dict):
+        if n >= end:  # the body ended at the finish: the SDK finalised the completion; the message is the final one's
+            if n == end:
+                for choice in chunk["choices"]:
+                    for fragment in (choice.get("delta") or {}).get("tool_calls") or ():
+                        expected_args += (fragment.get("function") or {}).get("arguments") or ""
+            assert row["seen"] == sum(isinstance(c, dict) for c in chunks[: end + 1]), (n, row)
+            assert row["sdk"] is None and row["live"]["tool_calls"][0]["function"]["arguments"] == expected_args
+        elif isinstance(chunk, dict):
             assert row["seen"] == sum(isinstance(c, dict) for c in chunks[: n + 1]), (n, row)  # one 'chunk' event each
             for choice in chunk.get("choices") or ():
                 for fragment in (choice.get("delta") or {}).get("tool_calls") or ():
@@ -103,8 +114,8 @@ def test_the_live_feed_hands_the_sdk_one_chunk_at_a_time(node: str) -> None:
             got = "".join(c["function"]["arguments"] for c in sdk.get("tool_calls") or ())
             assert got == expected_args, (n, got, expected_args)
             assert row["live"]["tool_calls" if "tool_calls" in sdk else "role"] == sdk.get("tool_calls", sdk.get("role"))
-        else:  # "[DONE]": the SDK finalised the completion; the message is the final one's
-            assert row["sdk"] is None and row["live"]["tool_calls"][0]["function"]["arguments"] == expected_args
+        else:
+            raise AssertionError(f"a chunk that is no object before the finish: {chunk!r}")
 
 
 # Items the adapters once failed by their own glue, each now the SDK's answer (all pass):
