@@ -21,9 +21,14 @@
  *   the call options on as they are, `_streamResponseChunks`); each chunk's SSE bytes (`data: <json>\n\n`, `"[DONE]"` as sent)
  *   are pushed when the suite feeds the chunk, and `accumulate` returns once LangChain has
  *   yielded, and the loop summed, every `AIMessageChunk` those bytes hold. The openai client
- *   stops at `data: [DONE]`: later chunks are not read, as LangChain reads none. A chunk that
- *   is no JSON object (and no `"[DONE]"`) is refused with `MalformedChunk` before LangChain
- *   sees it.
+ *   stops at `data: [DONE]`: later chunks are not read, as LangChain reads none. Every chunk
+ *   reaches LangChain, one that is no JSON object too (a string is written as sent, as a
+ *   server's unparsed line would be: the openai client's JSON parse refuses it inside
+ *   LangChain; a number or a list LangChain skips, it reads `data?.choices?.[0]`).
+ * - End of the body: without `data: [DONE]` the body is left open (the suite does not say
+ *   which chunk is a stream's last); what LangChain yields when a body ends is one chunk of
+ *   `usage_metadata` when the stream carried `usage`, which the message does not hold, so an
+ *   open body and an ended one give the same message (the glue view, `glueView`, ends it).
  * - Errors: a chunk with an `error` member is raised as `StreamError` carrying the chunk
  *   before LangChain reads it (`_glue.raiseOnErrorChunk`; the openai client throws `APIError`
  *   for it inside LangChain, as harnesses/langchain has it); any other error LangChain's stream
@@ -48,15 +53,17 @@
  * - `extract`: a message marked `mcs_langchain` is read as the streaming user reads the summed
  *   chunk: each `tool_calls` entry becomes a `tool_call_chunk` of an `AIMessageChunk` of its
  *   own (one per entry, so the order of valid and invalid calls is kept) and is read from that
- *   chunk's `tool_calls` (executable) or `invalid_tool_calls` (a call with `error`; a call
- *   without a name is given an `error` too: it can never run). Any other message (a provider's
+ *   chunk's `tool_calls` (executable, as LangChain returns it: a call whose name is `""` too)
+ *   or `invalid_tool_calls` (a call with `error`, its raw text LangChain's `args` text: `"{}"`
+ *   where no argument text came). Any other message (a provider's
  *   `stream=false` answer) is served as `{id, object: "chat.completion", created, model,
  *   choices: [{index: 0, message, finish_reason}]}` (`"tool_calls"` when it has `tool_calls`,
  *   else `"stop"`) and read by `llm.invoke`: the returned `AIMessage`'s `tool_calls` and its
  *   `invalid_tool_calls`, in the order the message lists their ids (LangChain keeps no order
  *   between the two lists; without an id each, valid ones first). A call whose `args`
  *   LangChain made no object (JSON `null`, a number, a list: it keeps what `JSON.parse` gave)
- *   is a call with `error`, and so is an entry of its `tool_calls` that is no call at all (it
+ *   is a call with `error` (a call LangChain returns with the name `""` is kept executable, as
+ *   it returns it), and so is an entry of its `tool_calls` that is no call at all (it
  *   leaves `undefined` there for an entry it cannot read); an exception LangChain throws while reading the message (in
  *   `invoke`, or when it collapses its calls on first read) is its own and is not caught
  *   past `invoke`.
@@ -64,11 +71,19 @@
  * - Display text: the string content of the chunks LangChain yielded for a chunk's bytes.
  * - Recognition, `isDone` (`_glue.chatIsDone`, read on the wire chunk), `contentText`,
  *   `formingName`: `_glue.ChatAdapter`.
+ * - Glue check (`glueView`, `GLUE_LISTED`, harnesses/glue_check.py): LangChain's view is the
+ *   case's whole body (ended after its last chunk) through `llm.stream()`, summed with
+ *   `concat`, read from the summed chunk's `content`, `tool_calls` then `invalid_tool_calls`
+ *   and `response_metadata.finish_reason`; the adapter's is the chunks fed one by one and the
+ *   message read by `extract` and `contentText`. The differences it may find, listed in
+ *   `GLUE_LISTED`: the order of valid and invalid calls (LangChain's two lists), a number id
+ *   (no suite id), the finish reason (read on the wire chunk).
  */
 import { AIMessageChunk } from "@langchain/core/messages";
 import { concat } from "@langchain/core/utils/stream";
 import { ChatOpenAI } from "@langchain/openai";
 import { createRequire } from "node:module";
+import { APIError } from "openai";
 
 import * as glue from "./_glue.mjs";
 import { LiveBody, liveFetch, sseBytes } from "./_live.mjs";
@@ -104,15 +119,12 @@ export class LangChainJSOpenAIStrategy extends glue.ChatAdapter {
   async accumulate(acc, chunk) {
     const state = acc.state;
     const done = typeof chunk === "string" && chunk.trim() === "[DONE]";
-    if (!done && !isObject(chunk)) {
-      throw new BridgeError("MalformedChunk", `${WHO}: a chunk is a JSON object or "[DONE]", got ${glue.typeName(chunk)}`);
-    }
     if (state.live === undefined) {
       Object.assign(state, { full: null, text: "", error: null, answer: null, keys: new Set(), callKeys: new Set(), strings: false });
       open(state);
     }
     if (state.answer) throw state.answer;
-    if (!done) {
+    if (!done && isObject(chunk)) {
       glue.raiseOnErrorChunk(chunk, WHO);
       const deltas = glue.choice0Deltas(chunk);
       glue.noteKeys(deltas, state.keys, state.callKeys);
@@ -163,12 +175,12 @@ function fromChunk(entry, n) {
   const rawText = typeof raw === "string" ? raw : null;
   const chunk = new AIMessageChunk({ content: "", tool_call_chunks: [{ type: "tool_call_chunk", name, args: raw, id: entry.id, index: n }] });
   for (const tc of chunk.tool_calls) {
-    const error = !isObject(tc.args) ? `langchain-core's args are ${glue.typeName(tc.args ?? null)}, not an object`
-      : tc.name ? null : "langchain-core: the tool call has no name";
-    return glue.toolCall(tc.name || "", error === null ? tc.args : {}, typeof tc.id === "string" ? tc.id : null, rawText, error);
+    const error = !isObject(tc.args) ? `langchain-core's args are ${glue.typeName(tc.args ?? null)}, not an object` : null;
+    return glue.toolCall(typeof tc.name === "string" ? tc.name : "", error === null ? tc.args : {}, typeof tc.id === "string" ? tc.id : null, rawText, error);
   }
   for (const tc of chunk.invalid_tool_calls) {
-    return glue.toolCall(tc.name || "", {}, typeof tc.id === "string" ? tc.id : null, rawText, tc.error || "langchain-core: invalid tool call");
+    return glue.toolCall(tc.name || "", {}, typeof tc.id === "string" ? tc.id : null, typeof tc.args === "string" ? tc.args : rawText,
+      tc.error || "langchain-core: invalid tool call");
   }
   return glue.toolCall("", {}, null, rawText, `tool_calls[${n}]: langchain-core returned no call`);
 }
@@ -187,8 +199,8 @@ async function invoked(message) {
   const valid = converted.tool_calls ?? []; // LangChain collapses its calls when they are first read; a crash there is its own
   const calls = valid.map((tc, n) => {
     if (!isObject(tc)) return glue.toolCall("", {}, null, null, `LangChain's tool_calls[${n}] is ${glue.typeName(tc ?? null)}, not a call`);
-    const error = !isObject(tc.args) ? `LangChain's args are ${glue.typeName(tc.args ?? null)}, not an object` : tc.name ? null : "the tool call has no name";
-    return glue.toolCall(tc.name || "", error === null ? tc.args : {}, typeof tc.id === "string" ? tc.id : null, null, error);
+    const error = !isObject(tc.args) ? `LangChain's args are ${glue.typeName(tc.args ?? null)}, not an object` : null;
+    return glue.toolCall(typeof tc.name === "string" ? tc.name : "", error === null ? tc.args : {}, typeof tc.id === "string" ? tc.id : null, null, error);
   });
   return inMessageOrder(calls.concat((converted.invalid_tool_calls ?? []).filter(isObject).map((tc) => glue.toolCall(tc.name || "", {},
     typeof tc.id === "string" ? tc.id : null, typeof tc.args === "string" ? tc.args : null, tc.error || "invalid tool call"))), message);
@@ -202,6 +214,88 @@ function inMessageOrder(calls, message) {
   if (new Set(ids.map((id) => JSON.stringify(id ?? null))).size !== ids.length) return calls;
   if (calls.some((c) => c.id === null || !ids.includes(c.id))) return calls;
   return [...calls].sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+}
+
+// -- the glue check (harnesses/glue_check.py, issue 34 item 3) ---------------------------------
+/** The differences the glue check may find between LangChain's own summed chunk and the
+ * adapter's converted message, each with why (the glue choices above). */
+export const GLUE_LISTED = {
+  "stop": "the message holds no finish reason: completion is read on the wire chunk (`isDone`, `_glue.chatIsDone`), whose last finish reason of `choices[0]` is the adapter's; LangChain's summed `response_metadata.finish_reason` joins the finish reasons of every chunk that carries one (`concat` adds strings: `\"stopstopstop\"` for three choices, `\"tool_callslength\"` for a repeated finish)",
+  "calls.id": "a call id the wire gives as a number LangChain keeps as it came; a suite tool call's id is a string or None, so the adapter gives None (no string id answers such a call)",
+  "calls.order": "LangChain keeps its executable and its invalid calls in two lists (`tool_calls`, `invalid_tool_calls`); the adapter keeps the order of the summed `tool_call_chunks`, the stream's own, which the two lists lose",
+};
+
+/** A view (harnesses/glue_check.py `view`). */
+export const view = ({ text = null, calls = [], stop = null, refused = null } = {}) => ({ text, calls, stop, refused });
+
+/** How a view names a refusal: `"provider error"` for the provider's error in the stream (the
+ * openai client's `APIError`, the adapter's `StreamError`), else the name of the library's own
+ * error (the adapter's `MalformedChunk` carries it as `cause`). */
+export function refusalName(error, cause = null) {
+  for (let e = error; e; e = e.cause) {
+    if (e instanceof APIError || e?.type === "StreamError" || e?.constructor?.name === "APIError") return "provider error";
+  }
+  const own = cause ?? error;
+  return own?.constructor?.name || String(own);
+}
+
+/** The body a transport delivers for the chunks: every chunk's SSE bytes, then its end. */
+export function wholeBody(chunks, named) {
+  const body = new Blob(chunks.map((c) => sseBytes(c, named, glue.formatLine)));
+  return async () => new Response(body.stream(), { status: 200, headers: { "content-type": "text/event-stream" } });
+}
+
+/** The adapter's answer: the chunks fed to a fresh strategy one by one as the suite feeds
+ * them (until one is refused), the message read by its own `extract` and `contentText`;
+ * `stopOf(fed)` the finish reason of the chunks it accepted (the message holds none). An
+ * executable call's arguments are the object, an invalid one's the raw text, as LangChain
+ * holds them. */
+export async function adapterView(strategy, chunks, stopOf) {
+  const acc = { root: null, state: {} };
+  const fed = [];
+  for (const chunk of chunks) {
+    try {
+      await strategy.accumulate(acc, chunk);
+    } catch (error) {
+      return view({ refused: refusalName(error, acc.state.error ?? null) });
+    }
+    fed.push(chunk);
+  }
+  if (acc.root === null) return view({ stop: stopOf(fed) });
+  const message = glue.parseLine(glue.formatLine(acc.root));
+  const calls = (await strategy.extract(message)).map((c) => ({ id: c.id, name: c.name, arguments: c.error === null ? c.arguments : c.raw_arguments }));
+  return view({ text: strategy.contentText(message), calls, stop: stopOf(fed) });
+}
+
+/** The last finish reason of the choice LangChain reads (`choices[0]`) among the wire chunks. */
+function wireStop(fed) {
+  let stop = null;
+  for (const chunk of fed) {
+    const reason = isObject(chunk) && Array.isArray(chunk.choices) && isObject(chunk.choices[0]) ? chunk.choices[0].finish_reason : null;
+    if (reason !== null && reason !== undefined) stop = reason;
+  }
+  return stop;
+}
+
+/** LangChain's answer: the case's whole body through `llm.stream()`, summed with `concat`, read
+ * from the summed chunk's `content`, `tool_calls` then `invalid_tool_calls`, and
+ * `response_metadata.finish_reason`. */
+async function libraryView(chunks) {
+  let full = null;
+  try {
+    for await (const chunk of await llm(wholeBody(chunks, false)).stream(PROMPT)) full = full === null ? chunk : concat(full, chunk);
+  } catch (error) {
+    return view({ refused: refusalName(error) });
+  }
+  if (full === null) return view();
+  const calls = [...(full.tool_calls ?? []), ...(full.invalid_tool_calls ?? [])].map((tc) => ({ id: tc.id ?? null, name: tc.name ?? "", arguments: tc.args ?? null }));
+  return view({ text: typeof full.content === "string" ? full.content : null, calls, stop: full.response_metadata?.finish_reason ?? null });
+}
+
+/** Both views of one stream case (harnesses/glue_check.py). */
+export async function glueView(caseObj) {
+  const chunks = caseObj.chunks ?? [];
+  return { library: await libraryView(structuredClone(chunks)), adapter: await adapterView(new LangChainJSOpenAIStrategy(), structuredClone(chunks), wireStop) };
 }
 
 if (glue.isMain(import.meta.url)) glue.serve(new LangChainJSOpenAIStrategy());
