@@ -172,8 +172,14 @@ function render(state) {
 function fromChunk(entry, n) {
   if (!isObject(entry) || !isObject(entry.function)) return glue.toolCall("", {}, null, null, `tool_calls[${n}] is no function call`);
   const { name, arguments: raw } = entry.function;
-  const rawText = typeof raw === "string" ? raw : null;
-  const chunk = new AIMessageChunk({ content: "", tool_call_chunks: [{ type: "tool_call_chunk", name, args: raw, id: entry.id, index: n }] });
+  return readToolCallChunk({ name, args: raw, id: entry.id, index: n });
+}
+
+/** One merged `tool_call_chunk` read as langchain-core reads it: an `AIMessageChunk` of its
+ * own, its `tool_calls` (executable) or `invalid_tool_calls` (a call with `error`). */
+export function readToolCallChunk(fields) {
+  const rawText = typeof fields.args === "string" ? fields.args : null;
+  const chunk = new AIMessageChunk({ content: "", tool_call_chunks: [{ type: "tool_call_chunk", ...fields }] });
   for (const tc of chunk.tool_calls) {
     const error = !isObject(tc.args) ? `langchain-core's args are ${glue.typeName(tc.args ?? null)}, not an object` : null;
     return glue.toolCall(typeof tc.name === "string" ? tc.name : "", error === null ? tc.args : {}, typeof tc.id === "string" ? tc.id : null, rawText, error);
@@ -182,7 +188,7 @@ function fromChunk(entry, n) {
     return glue.toolCall(tc.name || "", {}, typeof tc.id === "string" ? tc.id : null, typeof tc.args === "string" ? tc.args : rawText,
       tc.error || "langchain-core: invalid tool call");
   }
-  return glue.toolCall("", {}, null, rawText, `tool_calls[${n}]: langchain-core returned no call`);
+  return glue.toolCall("", {}, null, rawText, `tool_calls[${fields.index}]: langchain-core returned no call`);
 }
 
 /** The message as `ChatOpenAI.invoke` reads it from a `stream=false` response. */
@@ -196,21 +202,26 @@ async function invoked(message) {
   } catch (error) {
     throw new BridgeError("ValueError", `${WHO}.extract: invoke refused the message: ${glue.errorText(error)}`);
   }
+  return inMessageOrder(messageCalls(converted), message);
+}
+
+/** The calls of an `AIMessage` LangChain returned: its `tool_calls`, then its `invalid_tool_calls`. */
+export function messageCalls(converted) {
   const valid = converted.tool_calls ?? []; // LangChain collapses its calls when they are first read; a crash there is its own
   const calls = valid.map((tc, n) => {
     if (!isObject(tc)) return glue.toolCall("", {}, null, null, `LangChain's tool_calls[${n}] is ${glue.typeName(tc ?? null)}, not a call`);
     const error = !isObject(tc.args) ? `LangChain's args are ${glue.typeName(tc.args ?? null)}, not an object` : null;
     return glue.toolCall(typeof tc.name === "string" ? tc.name : "", error === null ? tc.args : {}, typeof tc.id === "string" ? tc.id : null, null, error);
   });
-  return inMessageOrder(calls.concat((converted.invalid_tool_calls ?? []).filter(isObject).map((tc) => glue.toolCall(tc.name || "", {},
-    typeof tc.id === "string" ? tc.id : null, typeof tc.args === "string" ? tc.args : null, tc.error || "invalid tool call"))), message);
+  return calls.concat((converted.invalid_tool_calls ?? []).filter(isObject).map((tc) => glue.toolCall(tc.name || "", {},
+    typeof tc.id === "string" ? tc.id : null, typeof tc.args === "string" ? tc.args : null, tc.error || "invalid tool call")));
 }
 
 /** LangChain keeps its valid and invalid calls in two lists: the message's own order of ids puts
  * them back, when each call has an id the message lists once (else as LangChain gives them). */
-function inMessageOrder(calls, message) {
+export function inMessageOrder(calls, message, ids = null) {
   const entries = Array.isArray(message.tool_calls) ? message.tool_calls : [];
-  const ids = entries.filter(isObject).map((e) => e.id);
+  ids ??= entries.filter(isObject).map((e) => e.id);
   if (new Set(ids.map((id) => JSON.stringify(id ?? null))).size !== ids.length) return calls;
   if (calls.some((c) => c.id === null || !ids.includes(c.id))) return calls;
   return [...calls].sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
