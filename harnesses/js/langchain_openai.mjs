@@ -67,7 +67,10 @@
  *   leaves `undefined` there for an entry it cannot read); an exception LangChain throws while reading the message (in
  *   `invoke`, or when it collapses its calls on first read) is its own and is not caught
  *   past `invoke`.
- * - `resultMessages`: `_glue.continuation` given the calls of `extract` (asynchronous here).
+ * - `resultMessages`: `_glue.continuation` given the calls of `extract` (asynchronous here),
+ *   except that a call LangChain holds executable without a name (`""` or none) is replayed
+ *   so (LangChain's converter sends every `tool_calls` entry with the name it holds,
+ *   `convertLangChainToolCallToOpenAI`), where `_glue.continuation` leaves nameless calls out.
  * - Display text: the string content of the chunks LangChain yielded for a chunk's bytes.
  * - Recognition, `isDone` (`_glue.chatIsDone`, read on the wire chunk), `contentText`,
  *   `formingName`: `_glue.ChatAdapter`.
@@ -94,6 +97,7 @@ const MARK = "mcs_langchain";
 const VERSION = createRequire(import.meta.url)("@langchain/openai/package.json").version;
 const PROMPT = [["user", "hi"]];
 const BASE = "http://openai.harness.invalid/v1";
+const NAMELESS = "\u0000mcs-nameless"; // stands for `""` while `_glue.continuation` replays the calls
 
 function llm(fetch, defaultHeaders = undefined) {
   return new ChatOpenAI({ model: "gpt-4o", apiKey: "sk-harness", maxRetries: 0, configuration: { fetch, baseURL: BASE, defaultHeaders } });
@@ -142,10 +146,28 @@ export class LangChainJSOpenAIStrategy extends glue.ChatAdapter {
     if (message[MARK]) return (Array.isArray(message.tool_calls) ? message.tool_calls : []).map(fromChunk);
     return invoked(message);
   }
-  /** `_glue.continuation`, given the calls of this (asynchronous) `extract`. */
+  /** `_glue.continuation`, given the calls of this (asynchronous) `extract`; a call LangChain
+   * holds executable without a name (`""` or none) is replayed as it is, as LangChain's own
+   * converter sends its `tool_calls` (`convertLangChainToolCallToOpenAI` keeps the name). */
   async resultMessages(message, records) {
     if (!isObject(message)) throw new BridgeError("ValueError", `${WHO}: the message is a dict, got ${glue.typeName(message)}`);
-    return glue.continuation(WHO, message, records, await this.extract(message));
+    const calls = await this.extract(message);
+    if (!Array.isArray(message.tool_calls)) return glue.continuation(WHO, message, records, calls);
+    const names = new Map(); // stand-in name -> the entry's own name (`""`, or none)
+    const entries = message.tool_calls.map((entry, n) => {
+      if (!isObject(entry) || !isObject(entry.function) || glue.nonEmpty(entry.function.name) || calls[n]?.error !== null) return entry;
+      const stand = `${NAMELESS}${n}`;
+      names.set(stand, entry.function.name);
+      return { ...entry, function: { ...entry.function, name: stand } };
+    });
+    const out = glue.continuation(WHO, { ...message, tool_calls: entries }, records, calls);
+    for (const call of out[0].tool_calls ?? []) {
+      if (!names.has(call.function.name)) continue;
+      const name = names.get(call.function.name);
+      if (typeof name === "string") call.function.name = name;
+      else delete call.function.name; // LangChain sends the name it holds: none
+    }
+    return out;
   }
 }
 
