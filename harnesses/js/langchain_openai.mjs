@@ -68,9 +68,11 @@
  *   `invoke`, or when it collapses its calls on first read) is its own and is not caught
  *   past `invoke`.
  * - `resultMessages`: `_glue.continuation` given the calls of `extract` (asynchronous here),
- *   except that a call LangChain holds executable without a name (`""` or none) is replayed
- *   so (LangChain's converter sends every `tool_calls` entry with the name it holds,
- *   `convertLangChainToolCallToOpenAI`), where `_glue.continuation` leaves nameless calls out.
+ *   over the `tool_calls` entries `extract` found executable only: LangChain's converter
+ *   sends an `AIMessage`'s `tool_calls` and never its `invalid_tool_calls`
+ *   (`convertMessagesToCompletionsMessageParams`); a call it holds executable without a name
+ *   (`""` or none) is replayed so (`convertLangChainToolCallToOpenAI` keeps the name it holds),
+ *   where `_glue.continuation` leaves nameless calls out.
  * - Display text: the string content of the chunks LangChain yielded for a chunk's bytes.
  * - Recognition, `isDone` (`_glue.chatIsDone`, read on the wire chunk), `contentText`,
  *   `formingName`: `_glue.ChatAdapter`.
@@ -146,21 +148,24 @@ export class LangChainJSOpenAIStrategy extends glue.ChatAdapter {
     if (message[MARK]) return (Array.isArray(message.tool_calls) ? message.tool_calls : []).map(fromChunk);
     return invoked(message);
   }
-  /** `_glue.continuation`, given the calls of this (asynchronous) `extract`; a call LangChain
-   * holds executable without a name (`""` or none) is replayed as it is, as LangChain's own
-   * converter sends its `tool_calls` (`convertLangChainToolCallToOpenAI` keeps the name). */
+  /** `_glue.continuation` over the calls LangChain holds executable, as LangChain's own
+   * converter sends an `AIMessage` (its `tool_calls`, never its `invalid_tool_calls`,
+   * `convertMessagesToCompletionsMessageParams`), given the calls of this (asynchronous)
+   * `extract`; one without a name (`""` or none) is replayed as it is
+   * (`convertLangChainToolCallToOpenAI` keeps the name). */
   async resultMessages(message, records) {
     if (!isObject(message)) throw new BridgeError("ValueError", `${WHO}: the message is a dict, got ${glue.typeName(message)}`);
     const calls = await this.extract(message);
     if (!Array.isArray(message.tool_calls)) return glue.continuation(WHO, message, records, calls);
     const names = new Map(); // stand-in name -> the entry's own name (`""`, or none)
-    const entries = message.tool_calls.map((entry, n) => {
-      if (!isObject(entry) || !isObject(entry.function) || glue.nonEmpty(entry.function.name) || calls[n]?.error !== null) return entry;
+    const kept = message.tool_calls.map((entry, n) => [entry, calls[n]]).filter(([, call]) => call?.error === null);
+    const entries = kept.map(([entry], n) => {
+      if (!isObject(entry) || !isObject(entry.function) || glue.nonEmpty(entry.function.name)) return entry;
       const stand = `${NAMELESS}${n}`;
       names.set(stand, entry.function.name);
       return { ...entry, function: { ...entry.function, name: stand } };
     });
-    const out = glue.continuation(WHO, { ...message, tool_calls: entries }, records, calls);
+    const out = glue.continuation(WHO, { ...message, tool_calls: entries }, records, kept.map(([, call]) => call));
     for (const call of out[0].tool_calls ?? []) {
       if (!names.has(call.function.name)) continue;
       const name = names.get(call.function.name);
