@@ -48,6 +48,10 @@
  *   as `null`; `null`-valued keys no delta carried are left out (`_glue.wireKeysOnly`). The
  *   message carries `mcs_langchain: "AIMessageChunk"` (a top-level `mcs_*` annotation, which
  *   PARITY leaves aside) so that `extract` reads it as a streaming LangChain user does.
+ * - Choices: only the chunks of the first choice are summed (`response_metadata.completion`
+ *   0, the choice's `index` LangChain puts there), as LangChain's own `_generate` keeps a
+ *   stream's choices apart (`finalChunks[index]`); the chunks of another choice (a request with
+ *   `n > 1`) give no text and change nothing. LangChain reads `choices[0]` of each chunk only.
  * - Per-chunk members: the summed chunk after each chunk LangChain yielded; it exposes the
  *   running state chunk by chunk, nothing is final-only.
  * - `extract`: a message marked `mcs_langchain` is read as the streaming user reads the summed
@@ -105,12 +109,18 @@ function llm(fetch, defaultHeaders = undefined) {
   return new ChatOpenAI({ model: "gpt-4o", apiKey: "sk-harness", maxRetries: 0, configuration: { fetch, baseURL: BASE, defaultHeaders } });
 }
 
+/** Whether a yielded chunk belongs to the first choice: `response_metadata.completion` is the
+ * choice's `index` (`_streamResponseChunks` puts it in `generationInfo`, which `stream()` copies
+ * there), the key LangChain's own `_generate` groups a stream's chunks by. */
+export const firstChoice = (chunk) => (chunk?.response_metadata?.completion ?? 0) === 0;
+
 function open(state) {
   const live = new LiveBody();
   state.live = live;
   live.ended = (async () => {
     const stream = await llm(liveFetch, live.headers).stream(PROMPT);
     for await (const chunk of stream) {
+      if (!firstChoice(chunk)) continue;
       state.full = state.full === null ? chunk : concat(state.full, chunk);
       if (typeof chunk.content === "string") state.text += chunk.content;
     }
@@ -258,7 +268,7 @@ export function inMessageOrder(calls, message, ids = null) {
 /** The differences the glue check may find between LangChain's own summed chunk and the
  * adapter's converted message, each with why (the glue choices above). */
 export const GLUE_LISTED = {
-  "stop": "the message holds no finish reason: completion is read on the wire chunk (`isDone`, `_glue.chatIsDone`), whose last finish reason of `choices[0]` is the adapter's; LangChain's summed `response_metadata.finish_reason` joins the finish reasons of every chunk that carries one (`concat` adds strings: `\"stopstopstop\"` for three choices, `\"tool_callslength\"` for a repeated finish)",
+  "stop": "the message holds no finish reason: completion is read on the wire chunk (`isDone`, `_glue.chatIsDone`), whose last finish reason of `choices[0]` is the adapter's; LangChain's summed `response_metadata.finish_reason` joins the finish reasons of every chunk that carries one (`concat` adds strings: `\"tool_callslength\"` for a repeated finish)",
   "calls.id": "a call id the wire gives as a number LangChain keeps as it came; a suite tool call's id is a string or None, so the adapter gives None (no string id answers such a call)",
   "calls.order": "LangChain keeps its executable and its invalid calls in two lists (`tool_calls`, `invalid_tool_calls`); the adapter keeps the order of the summed `tool_call_chunks`, the stream's own, which the two lists lose",
 };
@@ -321,7 +331,9 @@ function wireStop(fed) {
 async function libraryView(chunks) {
   let full = null;
   try {
-    for await (const chunk of await llm(wholeBody(chunks, false)).stream(PROMPT)) full = full === null ? chunk : concat(full, chunk);
+    for await (const chunk of await llm(wholeBody(chunks, false)).stream(PROMPT)) {
+      if (firstChoice(chunk)) full = full === null ? chunk : concat(full, chunk);
+    }
   } catch (error) {
     return view({ refused: refusalName(error) });
   }
