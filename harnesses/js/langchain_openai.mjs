@@ -43,8 +43,9 @@
  *   `tool_calls` from `tool_call_chunks` in LangChain's order, each `{id, type: "function",
  *   function: {name, arguments}}` with the raw argument text LangChain merged (`type` is not
  *   kept by LangChain; `"function"` is the only type of a Chat Completions function call);
- *   `refusal`, `audio` and `function_call` from `additional_kwargs` when LangChain put them
- *   there. Every other key a delta of choice 0 carried that LangChain does not keep is written
+ *   `refusal`, `audio`, `function_call` and `reasoning_content` from `additional_kwargs` when
+ *   LangChain put them there (its delta converter keeps a compatible provider's
+ *   `reasoning_content`, the chunks' pieces joined by `concat`). Every other key a delta of choice 0 carried that LangChain does not keep is written
  *   as `null`; `null`-valued keys no delta carried are left out (`_glue.wireKeysOnly`). The
  *   message carries `mcs_langchain: "AIMessageChunk"` (a top-level `mcs_*` annotation, which
  *   PARITY leaves aside) so that `extract` reads it as a streaming LangChain user does.
@@ -193,7 +194,7 @@ function render(state) {
   message.role = "assistant";
   const content = typeof full.content === "string" ? full.content : null;
   message.content = state.strings ? content : content || null;
-  for (const key of ["refusal", "audio", "function_call"]) {
+  for (const key of ["refusal", "audio", "function_call", "reasoning_content"]) {
     if (Object.hasOwn(full.additional_kwargs ?? {}, key)) message[key] = full.additional_kwargs[key];
   }
   const chunks = full.tool_call_chunks ?? [];
