@@ -72,12 +72,15 @@
  *   leaves `undefined` there for an entry it cannot read); an exception LangChain throws while reading the message (in
  *   `invoke`, or when it collapses its calls on first read) is its own and is not caught
  *   past `invoke`.
- * - `resultMessages`: `_glue.continuation` given the calls of `extract` (asynchronous here),
- *   over the `tool_calls` entries `extract` found executable only: LangChain's converter
- *   sends an `AIMessage`'s `tool_calls` and never its `invalid_tool_calls`
- *   (`convertMessagesToCompletionsMessageParams`); a call it holds executable without a name
- *   (`""` or none) is replayed so (`convertLangChainToolCallToOpenAI` keeps the name it holds),
- *   where `_glue.continuation` leaves nameless calls out.
+ * - `resultMessages`: the assistant turn as LangChain's own converter writes an `AIMessage`
+ *   back (`convertMessagesToCompletionsMessageParams`), then the tool results, through
+ *   `_glue.continuation` given the calls of `extract` (asynchronous here): `content` the
+ *   message's text, `""` for none; `tool_calls` the calls LangChain holds executable (never
+ *   its `invalid_tool_calls`), each under the name it holds (`""` or none too, where
+ *   `_glue.continuation` leaves nameless calls out) with its arguments as `JSON.stringify`
+ *   writes LangChain's object (`convertLangChainToolCallToOpenAI`); when it holds no
+ *   executable call, the message's `tool_calls` as they came (LangChain then sends
+ *   `additional_kwargs.tool_calls`, the entries as received).
  * - Display text: the string content of the chunks LangChain yielded for a chunk's bytes.
  * - Recognition, `isDone` (`_glue.chatIsDone`, read on the wire chunk), `contentText`,
  *   `formingName`: `_glue.ChatAdapter`.
@@ -159,24 +162,35 @@ export class LangChainJSOpenAIStrategy extends glue.ChatAdapter {
     if (message[MARK]) return (Array.isArray(message.tool_calls) ? message.tool_calls : []).map(fromChunk);
     return invoked(message);
   }
-  /** `_glue.continuation` over the calls LangChain holds executable, as LangChain's own
-   * converter sends an `AIMessage` (its `tool_calls`, never its `invalid_tool_calls`,
-   * `convertMessagesToCompletionsMessageParams`), given the calls of this (asynchronous)
-   * `extract`; one without a name (`""` or none) is replayed as it is
-   * (`convertLangChainToolCallToOpenAI` keeps the name). */
+  /** The continuation as LangChain's own converter writes an `AIMessage` back
+   * (`convertMessagesToCompletionsMessageParams`), through `_glue.continuation`: `content` the
+   * message's text (`""` for none: an `AIMessage` always has string content); `tool_calls` the
+   * calls LangChain holds executable, each under the name it holds (`""` or none too) with its
+   * arguments written by `JSON.stringify` (`convertLangChainToolCallToOpenAI`), or, when it holds
+   * none, the message's `tool_calls` as they came (it then sends `additional_kwargs.tool_calls`). */
   async resultMessages(message, records) {
     if (!isObject(message)) throw new BridgeError("ValueError", `${WHO}: the message is a dict, got ${glue.typeName(message)}`);
     const calls = await this.extract(message);
-    if (!Array.isArray(message.tool_calls)) return glue.continuation(WHO, message, records, calls);
-    const names = new Map(); // stand-in name -> the entry's own name (`""`, or none)
+    const content = typeof message.content === "string" || Array.isArray(message.content) ? message.content : "";
+    if (!Array.isArray(message.tool_calls) || !calls.some((c) => c.error === null)) {
+      glue.requireRecords(records, WHO);
+      if (records.length || !Array.isArray(message.tool_calls) || !message.tool_calls.length) {
+        return glue.continuation(WHO, { ...message, content }, records, calls);
+      }
+      return [{ role: "assistant", content, tool_calls: message.tool_calls }]; // as they came
+    }
+    const names = new Map(); // stand-in name -> the name LangChain holds (`""`, or none)
     const kept = message.tool_calls.map((entry, n) => [entry, calls[n]]).filter(([, call]) => call?.error === null);
-    const entries = kept.map(([entry], n) => {
-      if (!isObject(entry) || !isObject(entry.function) || glue.nonEmpty(entry.function.name)) return entry;
+    const entries = kept.map(([entry, call], n) => {
+      const fn = isObject(entry) && isObject(entry.function) ? entry.function : {};
+      const replayed = { ...entry, function: { ...fn, arguments: glue.formatLine(call.arguments) } };
+      if (glue.nonEmpty(fn.name)) return replayed;
       const stand = `${NAMELESS}${n}`;
-      names.set(stand, entry.function.name);
-      return { ...entry, function: { ...entry.function, name: stand } };
+      names.set(stand, fn.name);
+      replayed.function.name = stand;
+      return replayed;
     });
-    const out = glue.continuation(WHO, { ...message, tool_calls: entries }, records, kept.map(([, call]) => call));
+    const out = glue.continuation(WHO, { ...message, content, tool_calls: entries }, records, kept.map(([, call]) => call));
     for (const call of out[0].tool_calls ?? []) {
       if (!names.has(call.function.name)) continue;
       const name = names.get(call.function.name);

@@ -63,9 +63,14 @@
  *   exception `invoke` throws is `ValueError` with its text.
  * - Display text: the `text` (langchain-core's getter) of the chunks LangChain yielded for an
  *   event's bytes.
+ * - `resultMessages`: the message's output items as they are (LangChain replays a response's
+ *   `output` as it came: `convertMessagesToResponsesInput` sends `response_metadata.output`),
+ *   entries that are no object left out, then a `function_call_output`
+ *   (`custom_tool_call_output` for a custom call) per record; a record whose `call_id` is no
+ *   call item's is refused with `ValueError`.
  * - Recognition, `isDone` (`response.completed`, `response.incomplete`), `contentText` (the
- *   SDK's `addOutputText` over the output items), `formingName` and the continuation:
- *   openai_responses.mjs (`OpenAIResponsesStrategy`), over the message above.
+ *   SDK's `addOutputText` over the output items) and `formingName`: openai_responses.mjs
+ *   (`OpenAIResponsesStrategy`), over the message above.
  * - Glue check (`glueView`, `GLUE_LISTED`, harnesses/glue_check.py): LangChain's view is the
  *   case's whole body through `llm.stream()`, summed, read from the summed chunk's `text`,
  *   `tool_calls` then `invalid_tool_calls` and `response_metadata.status`; the adapter's is the
@@ -153,8 +158,25 @@ export class LangChainJSOpenAIResponsesStrategy extends OpenAIResponsesStrategy 
     return invoked(message);
   }
 
-  async resultMessages(message, records) {
-    return super.resultMessages(message, records);
+  /** The output items as LangChain replays a response (`convertMessagesToResponsesInput`
+   * sends `response_metadata.output` as it came), then one `function_call_output` (or
+   * `custom_tool_call_output`) per record, answering a call item's `call_id`. */
+  resultMessages(message, records) {
+    const output = isObject(message) ? message.output : undefined;
+    if (!Array.isArray(output)) throw new BridgeError("ValueError", `${WHO}: not a response object (no output list)`);
+    records = glue.requireRecords(records, WHO);
+    const items = output.filter(isObject);
+    const kinds = new Map(items.filter((i) => CALLS.has(i.type) && typeof i.call_id === "string").map((i) => [i.call_id, i.type]));
+    const out = [...items];
+    records.forEach((record, n) => {
+      const id = record.call.id;
+      if (typeof id !== "string" || !kinds.has(id)) {
+        throw new BridgeError("ValueError", `${WHO}: record ${n} answers call_id ${glue.formatLine(id ?? null)}, which is no call of the `
+          + `response (its call_ids: ${glue.formatLine([...kinds.keys()])})`);
+      }
+      out.push({ type: `${kinds.get(id)}_output`, call_id: id, output: record.result });
+    });
+    return out;
   }
 }
 
