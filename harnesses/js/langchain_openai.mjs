@@ -18,8 +18,9 @@
  * - Live stream: one `ChatOpenAI` and one `llm.stream()` per buffer, its request answered by a
  *   `_live.mjs` `LiveBody` named by the client's `configuration.defaultHeaders` (the call
  *   option `options: { headers }` reaches the openai request on `invoke` only: `stream` hands
- *   the call options on as they are, `_streamResponseChunks`); each chunk's SSE bytes (`data: <json>\n\n`, `"[DONE]"` as sent)
- *   are pushed when the suite feeds the chunk, and `accumulate` returns once LangChain has
+ *   the call options on as they are, `_streamResponseChunks`); each chunk's SSE bytes
+ *   (`data: <json>\n\n`, `"[DONE]"` as sent) are pushed when the suite feeds the chunk, and
+ *   `accumulate` returns once LangChain has
  *   yielded, and the loop summed, every `AIMessageChunk` those bytes hold. The openai client
  *   stops at `data: [DONE]`: later chunks are not read, as LangChain reads none. Every chunk
  *   reaches LangChain, one that is no JSON object too (a string is written as sent, as a
@@ -45,8 +46,9 @@
  *   kept by LangChain; `"function"` is the only type of a Chat Completions function call);
  *   `refusal`, `audio`, `function_call` and `reasoning_content` from `additional_kwargs` when
  *   LangChain put them there (its delta converter keeps a compatible provider's
- *   `reasoning_content`, the chunks' pieces joined by `concat`). Every other key a delta of choice 0 carried that LangChain does not keep is written
- *   as `null`; `null`-valued keys no delta carried are left out (`_glue.wireKeysOnly`). The
+ *   `reasoning_content`, the chunks' pieces joined by `concat`). Every other key a delta of
+ *   choice 0 carried that LangChain does not keep is written as `null`; `null`-valued keys no delta
+ *   carried are left out (`_glue.wireKeysOnly`). The
  *   message carries `mcs_langchain: "AIMessageChunk"` (a top-level `mcs_*` annotation, which
  *   PARITY leaves aside) so that `extract` reads it as a streaming LangChain user does.
  * - Choices: only the chunks of the first choice are summed (`response_metadata.completion`
@@ -69,14 +71,16 @@
  *   LangChain made no object (JSON `null`, a number, a list: it keeps what `JSON.parse` gave)
  *   is a call with `error` (a call LangChain returns with the name `""` is kept executable, as
  *   it returns it), and so is an entry of its `tool_calls` that is no call at all (it
- *   leaves `undefined` there for an entry it cannot read); an exception LangChain throws while reading the message (in
- *   `invoke`, or when it collapses its calls on first read) is its own and is not caught
+ *   leaves `undefined` there for an entry it cannot read); an exception LangChain throws while
+ *   reading the message (in `invoke`, or when it collapses its calls on first read) is its own and
+ *   is not caught
  *   past `invoke`.
  * - `resultMessages`: the assistant turn as LangChain's own converter writes an `AIMessage`
  *   back (`convertMessagesToCompletionsMessageParams`), then the tool results, through
  *   `_glue.continuation` given the calls of `extract` (asynchronous here): `content` the
- *   message's text, `""` for none; `tool_calls` the calls LangChain holds executable (never
- *   its `invalid_tool_calls`), each under the name it holds (`""` or none too, where
+ *   message's text, `""` for none; `tool_calls` the calls LangChain holds in its `tool_calls`
+ *   (never its `invalid_tool_calls`; one whose `args` are no object, an error call of `extract`,
+ *   too), each under the name it holds (`""` or none too, where
  *   `_glue.continuation` leaves nameless calls out) with its arguments as `JSON.stringify`
  *   writes LangChain's object (`convertLangChainToolCallToOpenAI`); when it holds no
  *   executable call, the message's `tool_calls` as they came (LangChain then sends
@@ -172,7 +176,7 @@ export class LangChainJSOpenAIStrategy extends glue.ChatAdapter {
     if (!isObject(message)) throw new BridgeError("ValueError", `${WHO}: the message is a dict, got ${glue.typeName(message)}`);
     const calls = await this.extract(message);
     const content = typeof message.content === "string" || Array.isArray(message.content) ? message.content : "";
-    if (!Array.isArray(message.tool_calls) || !calls.some((c) => c.error === null)) {
+    if (!Array.isArray(message.tool_calls) || !calls.some((c) => HELD.has(c))) {
       glue.requireRecords(records, WHO);
       if (records.length || !Array.isArray(message.tool_calls) || !message.tool_calls.length) {
         return glue.continuation(WHO, { ...message, content }, records, calls);
@@ -180,10 +184,10 @@ export class LangChainJSOpenAIStrategy extends glue.ChatAdapter {
       return [{ role: "assistant", content, tool_calls: message.tool_calls }]; // as they came
     }
     const names = new Map(); // stand-in name -> the name LangChain holds (`""`, or none)
-    const kept = message.tool_calls.map((entry, n) => [entry, calls[n]]).filter(([, call]) => call?.error === null);
+    const kept = message.tool_calls.map((entry, n) => [entry, calls[n]]).filter(([, call]) => call !== undefined && HELD.has(call));
     const entries = kept.map(([entry, call], n) => {
       const fn = isObject(entry) && isObject(entry.function) ? entry.function : {};
-      const replayed = { ...entry, function: { ...fn, arguments: glue.formatLine(call.arguments) } };
+      const replayed = { ...entry, function: { ...fn, arguments: glue.formatLine(HELD.get(call) ?? null) } };
       if (glue.nonEmpty(fn.name)) return replayed;
       const stand = `${NAMELESS}${n}`;
       names.set(stand, fn.name);
@@ -227,6 +231,11 @@ function fromChunk(entry, n) {
   return readToolCallChunk({ name, args: raw, id: entry.id, index: n });
 }
 
+/** The calls LangChain holds in `tool_calls` (executable in its eyes, a call whose `args` are no
+ * object too), each with the `args` it holds: what its converter writes back. */
+const HELD = new WeakMap();
+const held = (call, args) => { HELD.set(call, args); return call; };
+
 /** One merged `tool_call_chunk` read as langchain-core reads it: an `AIMessageChunk` of its
  * own, its `tool_calls` (executable) or `invalid_tool_calls` (a call with `error`). */
 export function readToolCallChunk(fields) {
@@ -234,7 +243,7 @@ export function readToolCallChunk(fields) {
   const chunk = new AIMessageChunk({ content: "", tool_call_chunks: [{ type: "tool_call_chunk", ...fields }] });
   for (const tc of chunk.tool_calls) {
     const error = !isObject(tc.args) ? `langchain-core's args are ${glue.typeName(tc.args ?? null)}, not an object` : null;
-    return glue.toolCall(typeof tc.name === "string" ? tc.name : "", error === null ? tc.args : {}, typeof tc.id === "string" ? tc.id : null, rawText, error);
+    return held(glue.toolCall(typeof tc.name === "string" ? tc.name : "", error === null ? tc.args : {}, typeof tc.id === "string" ? tc.id : null, rawText, error), tc.args);
   }
   for (const tc of chunk.invalid_tool_calls) {
     return glue.toolCall(tc.name || "", {}, typeof tc.id === "string" ? tc.id : null, typeof tc.args === "string" ? tc.args : rawText,
@@ -263,7 +272,7 @@ export function messageCalls(converted) {
   const calls = valid.map((tc, n) => {
     if (!isObject(tc)) return glue.toolCall("", {}, null, null, `LangChain's tool_calls[${n}] is ${glue.typeName(tc ?? null)}, not a call`);
     const error = !isObject(tc.args) ? `LangChain's args are ${glue.typeName(tc.args ?? null)}, not an object` : null;
-    return glue.toolCall(typeof tc.name === "string" ? tc.name : "", error === null ? tc.args : {}, typeof tc.id === "string" ? tc.id : null, null, error);
+    return held(glue.toolCall(typeof tc.name === "string" ? tc.name : "", error === null ? tc.args : {}, typeof tc.id === "string" ? tc.id : null, null, error), tc.args);
   });
   return calls.concat((converted.invalid_tool_calls ?? []).filter(isObject).map((tc) => glue.toolCall(tc.name || "", {},
     typeof tc.id === "string" ? tc.id : null, typeof tc.args === "string" ? tc.args : null, tc.error || "invalid tool call")));
