@@ -36,7 +36,8 @@ Glue choices (everything the adapter decides itself):
   recorded call's name and whose ``execute_tool`` returns the record's result runs
   ``process_llm_response`` on the message as given and returns its ``messages``; a record
   whose call is not the one ``extract`` finds, or a second record, is refused with
-  ``ValueError`` (the driver executes one call per response); no record: no messages.
+  ``ValueError`` naming the records' calls and ids (the driver executes one call per
+  response); no record: no messages.
 * ``glue_view``: "library" is the driver chain's ``(tool_name, arguments)`` on the SDK's
   ``choices[0].message`` (the SDK's own snapshot over the whole body) and that message's
   ``content`` / ``refusal`` / ``finish_reason``; "adapter" is ``extract`` and
@@ -125,7 +126,7 @@ class MCSDriverOpenAIStrategy(OpenAIChatSDKStrategy):
         if len(records) > 1 or not calls or records[0].call != calls[0]:
             raise ValueError(f"{_WHO}: the driver answers the one call it finds in the message "
                              f"({calls[0].name if calls else 'none'!r}); got {len(records)} record(s) "
-                             f"for {[r.call.name for r in records]}")
+                             f"for {[r.call.name for r in records]} (call ids {[r.call.id for r in records]})")
         return list(_ReplayDriver(records[0]).process_llm_response(message).messages or [])
 
 
