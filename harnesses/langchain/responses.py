@@ -20,7 +20,10 @@ Glue choices (everything the adapter decides itself):
   LangChain (or the SDK under it) raises while reading an event is raised by that
   ``accumulate``; after the SDK's stream stops (``data: [DONE]``) later events are not read.
   Every event is handed to LangChain, ``error`` and ``response.failed`` too (LangChain
-  decides what they mean); an event that is no JSON object is refused with
+  decides what they mean: it raises ``ValueError`` with the provider's message for both,
+  ``_convert_responses_chunk_to_generation_chunk``, which ``accumulate`` raises as
+  ``StreamError`` carrying the event, the suite's name for a provider's error in the
+  stream); an event that is no JSON object is refused with
   ``MalformedChunk`` (it has no SSE bytes). ``accumulate`` returns the text of the ``text``
   content blocks of the chunks LangChain yielded for those bytes (the display text).
 * Request: one user message ``"hi"`` to model ``gpt-4o``, a placeholder API key.
@@ -75,7 +78,7 @@ from langchain_core.messages import AIMessageChunk
 from langchain_core.messages.tool import tool_call_chunk
 from langchain_openai import ChatOpenAI
 
-from mcs_conformance import Accumulator, LLMStreamBuffer, MalformedChunk, ToolCall
+from mcs_conformance import Accumulator, LLMStreamBuffer, MalformedChunk, StreamError, ToolCall
 
 from .. import _glue, _threaded, _wire
 from ..sdk.responses import OpenAIResponsesSDKStrategy
@@ -155,7 +158,13 @@ class LangChainOpenAIResponsesStrategy(OpenAIResponsesSDKStrategy):
             raise MalformedChunk(f"{_WHO}: an event is a JSON object, got {type(chunk).__name__}")
         live: _Live = state["live"]
         _glue.lazy_root(acc, lambda: _render(live.out["full"]))
-        return live.feed(_wire.sse_body([chunk], "openai-responses"))
+        try:
+            return live.feed(_wire.sse_body([chunk], "openai-responses"))
+        except ValueError as exc:  # LangChain's report of the provider's error event
+            if isinstance(chunk, dict) and chunk.get("type") in ("error", "response.failed"):
+                raise StreamError(f"{_WHO}: LangChain raised ValueError({exc}) for the provider's "
+                                  f"{chunk.get('type')} event", payload=chunk) from exc
+            raise
 
     def extract(self, message: object) -> list[ToolCall]:
         if not isinstance(message, dict) or not isinstance(message.get("output"), list):
