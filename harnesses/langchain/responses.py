@@ -64,9 +64,10 @@ Glue choices (everything the adapter decides itself):
   the openai SDK Responses adapter's (``harnesses/sdk/responses.py``), whose class this one
   extends.
 * ``glue_view``: "library" is the summed ``AIMessageChunk``'s ``tool_calls`` (executable
-  calls), its text blocks joined, ``response_metadata["status"]`` and its refusal blocks,
+  calls), its text blocks joined, ``response_metadata["status"]`` and what LangChain raised,
   for the whole case's events; "adapter" is ``extract`` (executable calls) and
-  ``content_text`` on the buffer's response, its ``status`` and refusal parts.
+  ``content_text`` on the buffer's response, its ``status`` and what the buffer raised. A
+  message case (no events) has no view.
 """
 
 from __future__ import annotations
@@ -93,7 +94,12 @@ _CALL_ITEMS = ("function_call", "custom_tool_call")
 _LLM: ChatOpenAI | None = None
 _HERE = threading.local()
 
-GLUE_LISTED: dict[str, str] = {}
+GLUE_LISTED: dict[str, str] = {
+    "calls.count": "a call LangChain lists in tool_calls without a name is given an error by extract (it can never "
+                   "run), so the adapter's executable calls leave it out",
+    "refused.type": "the buffer reports LangChain's exception as MalformedChunk (StreamError for the provider's error "
+                    "and response.failed events), its text naming LangChain's",
+}
 
 
 def _respond(request: Any) -> Any:
@@ -253,42 +259,40 @@ def _calls_view(calls: list) -> list[dict]:
     return [{"id": c.get("id"), "name": c.get("name"), "arguments": c.get("args")} for c in calls]
 
 
-def glue_view(case: dict) -> dict:
+def glue_view(case: dict) -> dict | None:
     """The case's events through ``llm.stream``: the summed ``AIMessageChunk`` ("library")
-    beside the adapter's ``extract`` / ``content_text`` on the buffer's response ("adapter")."""
-    chunks = list(case.get("chunks") or ())
+    beside the adapter's ``extract`` / ``content_text`` on the buffer's response ("adapter");
+    ``None`` for a message case (no stream to feed)."""
+    chunks = case.get("chunks")
+    if not isinstance(chunks, list):
+        return None
     body = _wire.sse_body([c for c in chunks if isinstance(c, (dict, str))], "openai-responses")
-    full = None
+    full, raised = None, None
     _HERE.response = ("text/event-stream", body)
     try:
         for chunk in _llm().stream(_PROMPT):
             full = chunk if full is None else full + chunk
-    except Exception:  # LangChain raised: what it summed so far
-        pass
+    except Exception as exc:  # LangChain refused the stream
+        raised = f"{type(exc).__name__}: {exc}"
     finally:
         _HERE.response = None
-    library = {"text": None, "calls": [], "stop": None, "refused": None}
-    if full is not None:
-        blocks = full.content if isinstance(full.content, list) else []
-        refusals = [b.get("refusal") for b in blocks if isinstance(b, dict) and b.get("type") == "refusal"]
+    library = {"text": None, "calls": [], "stop": None, "refused": raised}
+    if full is not None and raised is None:
         library = {"text": _block_text(full) or None, "calls": _calls_view(full.tool_calls),
-                   "stop": (full.response_metadata or {}).get("status"),
-                   "refused": "".join(r for r in refusals if isinstance(r, str)) or None}
+                   "stop": (full.response_metadata or {}).get("status"), "refused": None}
     strategy = LangChainOpenAIResponsesStrategy()
-    adapter = {"text": None, "calls": [], "stop": None, "refused": None}
     buf = LLMStreamBuffer([strategy])
     try:
         for chunk in chunks:
             buf.feed(chunk)
         message = buf.as_dict()
-    except Exception:  # the buffer refused an event LangChain refused
-        message = None
+    except Exception as exc:  # the buffer refused an event LangChain raised on
+        return {"library": library, "adapter": {"text": None, "calls": [], "stop": None,
+                                                "refused": f"{type(exc).__name__}: {exc}"}}
+    adapter = {"text": None, "calls": [], "stop": None, "refused": None}
     if isinstance(message, dict):
-        refusals = [p.get("refusal") for i in message.get("output") or () if i.get("type") == "message"
-                    for p in i.get("content") or () if p.get("type") == "refusal"]
         adapter = {"text": strategy.content_text(message) or None,
                    "calls": [{"id": c.id, "name": c.name, "arguments": c.arguments}
                              for c in strategy.extract(message) if c.error is None],
-                   "stop": message.get("status"),
-                   "refused": "".join(r for r in refusals if isinstance(r, str)) or None}
+                   "stop": message.get("status"), "refused": None}
     return {"library": library, "adapter": adapter}

@@ -39,10 +39,10 @@ Glue choices (everything the adapter decides itself):
   ``ValueError`` naming the records' calls and ids (the driver executes one call per
   response); no record: no messages.
 * ``glue_view``: "library" is the driver chain's ``(tool_name, arguments)`` on the SDK's
-  ``choices[0].message`` (the SDK's own snapshot over the whole body) and that message's
-  ``content`` / ``refusal`` / ``finish_reason``; "adapter" is ``extract`` and
+  ``choices[0].message`` (the SDK's own snapshot over the whole body), that message's
+  ``content`` and ``finish_reason``, and what the SDK raised; "adapter" is ``extract`` and
   ``content_text`` on the buffer's message (its ``stop`` is ``None``: a message holds no
-  finish reason).
+  finish reason), and what the buffer raised. A message case (no chunks) has no view.
 """
 
 from __future__ import annotations
@@ -68,7 +68,8 @@ __all__ = ["GLUE_LISTED", "MCSDriverOpenAIStrategy", "glue_view"]
 _WHO = "mcs-driver-core (OpenAIExtractionStrategy)"
 
 GLUE_LISTED: dict[str, str] = {
-    "calls.id": "the driver keeps no call id (its DriverResponse carries none); extract gives the call without one",
+    "refused.type": "the buffer reports an exception of the SDK's as MalformedChunk (StreamError for an error chunk), "
+                    "its text naming the SDK's",
     "stop": "the message is choice 0's message, which holds no finish reason; the stream's end is the buffer's done",
 }
 
@@ -130,9 +131,9 @@ class MCSDriverOpenAIStrategy(OpenAIChatSDKStrategy):
         return list(_ReplayDriver(records[0]).process_llm_response(message).messages or [])
 
 
-def _sdk_message(chunks: list) -> tuple[Any, Any]:
-    """The SDK's own snapshot over the whole body: ``choices[0].message`` as a dict and
-    ``finish_reason`` (``None``, ``None`` when the SDK raised or read nothing)."""
+def _sdk_message(chunks: list) -> tuple[Any, Any, str | None]:
+    """The SDK's own snapshot over the whole body: ``choices[0].message`` as a dict, its
+    ``finish_reason``, and what the SDK raised (``None`` when it read the body)."""
     from openai import OpenAI
     from openai.lib.streaming.chat import ChatCompletionStreamState
 
@@ -147,38 +148,42 @@ def _sdk_message(chunks: list) -> tuple[Any, Any]:
         for chunk in client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": "hi"}],
                                                     stream=True):
             state.handle_chunk(chunk)
-        choice = next(c for c in state.current_completion_snapshot.choices if c.index == 0)
-    except Exception:  # the SDK refused the stream, or it held no choice 0
-        return None, None
-    return choice.message.to_dict(), choice.finish_reason
+        choice = next((c for c in state.current_completion_snapshot.choices if c.index == 0), None)
+    except Exception as exc:  # the SDK refused the stream
+        return None, None, f"{type(exc).__name__}: {exc}"
+    if choice is None:
+        return None, None, None
+    return choice.message.to_dict(), choice.finish_reason, None
 
 
-def _view(text: Any, calls: list[dict], stop: Any, refused: Any) -> dict:
+def _view(text: Any, calls: list[dict], stop: Any, refused: str | None) -> dict:
     return {"text": text if isinstance(text, str) and text else None, "calls": calls,
-            "stop": stop if isinstance(stop, str) else None, "refused": refused if isinstance(refused, str) else None}
+            "stop": stop if isinstance(stop, str) else None, "refused": refused}
 
 
-def glue_view(case: dict) -> dict:
+def glue_view(case: dict) -> dict | None:
     """The case's chunks through the SDK's accumulator: the driver's own answer on the SDK's
     ``choices[0].message`` ("library") beside the adapter's ``extract`` / ``content_text`` on
-    the buffer's message ("adapter")."""
-    chunks = list(case.get("chunks") or ())
-    message, stop = _sdk_message(chunks)
-    library = _view(None, [], None, None)
+    the buffer's message ("adapter"); ``None`` for a message case (no stream to feed)."""
+    chunks = case.get("chunks")
+    if not isinstance(chunks, list):
+        return None
+    message, stop, raised = _sdk_message(chunks)
+    library = _view(None, [], None, raised)
     if isinstance(message, dict):
         found = _found(message)
         calls = [{"id": None, "name": found[0], "arguments": found[1]}] if found is not None else []
-        library = _view(message.get("content"), calls, stop, message.get("refusal"))
+        library = _view(message.get("content"), calls, stop, None)
     strategy = MCSDriverOpenAIStrategy()
     buf = LLMStreamBuffer([strategy])
-    adapter = _view(None, [], None, None)
     try:
         for chunk in chunks:
             buf.feed(chunk)
         converted = buf.as_dict()
-    except Exception:  # the buffer refused a chunk the SDK refused: nothing to compare
-        converted = None
+    except Exception as exc:  # the buffer refused a chunk (the SDK raised on it)
+        return {"library": library, "adapter": _view(None, [], None, f"{type(exc).__name__}: {exc}")}
+    adapter = _view(None, [], None, None)
     if isinstance(converted, dict):
         calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in strategy.extract(converted)]
-        adapter = _view(strategy.content_text(converted), calls, None, converted.get("refusal"))
+        adapter = _view(strategy.content_text(converted), calls, None, None)
     return {"library": library, "adapter": adapter}

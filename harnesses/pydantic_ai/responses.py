@@ -58,8 +58,9 @@ Glue choices (everything the adapter decides itself):
 * Display text: the ``delta`` of each ``response.output_text.delta`` event read.
 * ``glue_view``: "library" is ``get()`` of a stream over the whole case's events (its
   ``ToolCallPart`` read with ``args_as_dict``, its ``TextPart`` contents joined, its
-  ``finish_reason``), "adapter" is ``extract`` and ``content_text`` on the buffer's
-  response and its ``status``.
+  ``finish_reason``) and what pydantic-ai raised, "adapter" is ``extract`` and
+  ``content_text`` on the buffer's response, its ``status`` and what the buffer raised. A
+  message case (no events) has no view.
 """
 
 from __future__ import annotations
@@ -92,6 +93,8 @@ _PROMPT = "Use the tools."
 _KEPT = 1024
 
 GLUE_LISTED: dict[str, str] = {
+    "refused.type": "the buffer reports pydantic-ai's exception as MalformedChunk (StreamError for the openai SDK's "
+                    "APIError), its text naming pydantic-ai's",
     "stop": "the library's view is pydantic-ai's normalized finish_reason ('stop', 'length', ...), the adapter's the "
             "provider status pydantic-ai keeps in provider_details (what the response object holds)",
 }
@@ -356,42 +359,44 @@ def _render(response: ModelResponse) -> dict:
     return out
 
 
-def glue_view(case: dict) -> dict:
+def glue_view(case: dict) -> dict | None:
     """The case's events through ``model_request_stream`` ("library": ``get()``) beside the
-    adapter's ``extract`` / ``content_text`` on the buffer's response ("adapter")."""
-    chunks = list(case.get("chunks") or ())
+    adapter's ``extract`` / ``content_text`` on the buffer's response ("adapter"); ``None`` for
+    a message case (no stream to feed)."""
+    chunks = case.get("chunks")
+    if not isinstance(chunks, list):
+        return None
     body = _wire.sse_body([c for c in chunks if isinstance(c, (dict, str))], "openai-responses")
 
     async def stream() -> Any:
         async with model_request_stream(_model(_wire.async_transport(body, httpx2)), _messages()) as streamed:
-            try:
-                async for _event in streamed:
-                    pass
-            except Exception:  # pydantic-ai raised: what it holds so far
+            async for _event in streamed:
                 pass
             return streamed.get()
 
+    got, raised = None, None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             got = asyncio.run(stream())
-    except Exception:
-        got = None
-    library = {"text": None, "calls": [], "stop": None, "refused": None}
+    except Exception as exc:  # pydantic-ai refused the stream
+        raised = f"{type(exc).__name__}: {exc}"
+    library = {"text": None, "calls": [], "stop": None, "refused": raised}
     if got is not None:
         calls = [_call(p) for p in got.parts if isinstance(p, ToolCallPart)]
         library = {"text": "".join(p.content for p in got.parts if isinstance(p, TextPart)) or None,
                    "calls": [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in calls if c.error is None],
                    "stop": got.finish_reason, "refused": None}
     strategy = PydanticAIOpenAIResponsesStrategy()
-    adapter = {"text": None, "calls": [], "stop": None, "refused": None}
     buf = LLMStreamBuffer([strategy])
     try:
         for chunk in chunks:
             buf.feed(chunk)
         message = buf.as_dict()
-    except Exception:
-        message = None
+    except Exception as exc:  # the buffer refused an event pydantic-ai raised on
+        return {"library": library, "adapter": {"text": None, "calls": [], "stop": None,
+                                                "refused": f"{type(exc).__name__}: {exc}"}}
+    adapter = {"text": None, "calls": [], "stop": None, "refused": None}
     if isinstance(message, dict):
         adapter = {"text": strategy.content_text(message) or None,
                    "calls": [{"id": c.id, "name": c.name, "arguments": c.arguments}
