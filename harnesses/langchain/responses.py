@@ -23,7 +23,8 @@ Glue choices (everything the adapter decides itself):
   decides what they mean: it raises ``ValueError`` with the provider's message for both,
   ``_convert_responses_chunk_to_generation_chunk``, which ``accumulate`` raises as
   ``StreamError`` carrying the event, the suite's name for a provider's error in the
-  stream); an event that is no JSON object is refused with
+  stream; so is the ``APIError`` the openai SDK's ``Stream`` under LangChain raises for an
+  event with an ``error`` member, as the SDK adapters do); an event that is no JSON object is refused with
   ``MalformedChunk`` (it has no SSE bytes). ``accumulate`` returns the text of the ``text``
   content blocks of the chunks LangChain yielded for those bytes (the display text).
 * Request: one user message ``"hi"`` to model ``gpt-4o``, a placeholder API key.
@@ -78,6 +79,7 @@ from typing import Any
 from langchain_core.messages import AIMessageChunk
 from langchain_core.messages.tool import tool_call_chunk
 from langchain_openai import ChatOpenAI
+from openai import APIError
 
 from mcs_conformance import Accumulator, LLMStreamBuffer, MalformedChunk, StreamError, ToolCall
 
@@ -166,6 +168,8 @@ class LangChainOpenAIResponsesStrategy(OpenAIResponsesSDKStrategy):
         _glue.lazy_root(acc, lambda: _render(live.out["full"]))
         try:
             return live.feed(_wire.sse_body([chunk], "openai-responses"))
+        except APIError as exc:  # the openai SDK's Stream under LangChain: an event with an error member
+            raise StreamError(f"{_WHO}: the openai SDK raised APIError: {exc.message}", payload=chunk) from exc
         except ValueError as exc:  # LangChain's report of the provider's error event
             if isinstance(chunk, dict) and chunk.get("type") in ("error", "response.failed"):
                 raise StreamError(f"{_WHO}: LangChain raised ValueError({exc}) for the provider's "
