@@ -21,8 +21,9 @@ Glue choices (everything the adapter decides itself):
   written as sent, and the body ends after it, as a server closes the connection), so
   every read is ``get()`` of the stream as far as pydantic-ai has read it. When pydantic-ai
   raises, ``accumulate`` raises at that event and every later one: ``StreamError`` when the
-  openai SDK raised ``APIError`` for an event with an ``error`` member, ``MalformedChunk``
-  with pydantic-ai's text for anything else. An event that cannot be written as JSON, or
+  openai SDK raised ``APIError`` for an event with an ``error`` member, or pydantic-ai raised
+  its ``ModelAPIError`` with ``in_stream`` set (its report of the provider's ``error`` /
+  ``response.failed`` event), ``MalformedChunk`` with pydantic-ai's text for anything else. An event that cannot be written as JSON, or
   is no JSON object, is refused with ``MalformedChunk``. Every event is handed over,
   ``error`` and ``response.failed`` too.
 * Response object rendered from ``get()`` at read time only (``_glue.lazy_root``):
@@ -33,8 +34,10 @@ Glue choices (everything the adapter decides itself):
   item (``id`` the part's, one ``output_text`` part with its content, ``annotations``
   ``[]``), a ``ToolCallPart`` a ``function_call`` item (``id``, ``call_id``
   ``tool_call_id``, ``name``, ``arguments`` as pydantic-ai holds the streamed text, else
-  ``args_as_json_str()``), a ``ThinkingPart`` a ``reasoning`` item (``id``, one
-  ``summary_text`` with its content); other parts (built-in tool calls and returns, files)
+  ``args_as_json_str()``), ``ThinkingPart`` objects of one ``id`` one ``reasoning`` item
+  (``id``, a ``summary_text`` per part with content, ``encrypted_content`` the
+  ``signature`` pydantic-ai keeps for OpenAI: "OpenAI (corresponds to the
+  `encrypted_content` field)"); other parts (built-in tool calls and returns, files)
   are left out. pydantic-ai keeps no item ``status``: none is written. No response so
   rendered can equal the ``stream=false`` response, so PARITY-001 is left out of the run
   (``harnesses.toml``). The response carries ``mcs_pydantic_ai: "stream"`` (a top-level
@@ -76,6 +79,7 @@ import httpx2
 import openai
 from pydantic_ai import ModelRequest
 from pydantic_ai.direct import model_request, model_request_stream
+from pydantic_ai.exceptions import ModelAPIError
 from pydantic_ai.messages import ModelResponse, TextPart, ThinkingPart, ToolCallPart
 from pydantic_ai.models.openai import OpenAIResponsesModel
 from pydantic_ai.providers.openai import OpenAIProvider
@@ -215,6 +219,8 @@ def _raise_if_refused(run: _Run, chunk: Any) -> None:
     while cause is not None and not isinstance(cause, openai.APIError):
         cause = cause.__cause__ or cause.__context__
     text = f"pydantic-ai raised {type(exc).__name__}: {exc}"
+    if isinstance(exc, ModelAPIError) and getattr(exc, "in_stream", False):  # its report of the provider's error
+        raise StreamError(f"{_WHO}: {text}", payload=chunk)
     if isinstance(cause, openai.APIError) and not isinstance(cause, openai.APIStatusError):
         raise StreamError(f"{_WHO}: {text}", payload=chunk)
     raise MalformedChunk(f"{_WHO}: {text}")
@@ -285,8 +291,9 @@ def _call(part: ToolCallPart) -> ToolCall:
         arguments, error = {}, f"pydantic-ai: {exc}"
     if error is None and not part.tool_name:
         error = "the tool call has no name"
+    call_id = part.tool_call_id if isinstance(part.tool_call_id, str) else None
     return ToolCall(name=part.tool_name if isinstance(part.tool_name, str) else "", arguments=arguments,
-                    id=part.tool_call_id, raw_arguments=raw if isinstance(raw, str) else None, error=error)
+                    id=call_id, raw_arguments=raw if isinstance(raw, str) else None, error=error)
 
 
 _RESPONSES: OrderedDict[str, Any] = OrderedDict()
@@ -349,7 +356,18 @@ def _render(response: ModelResponse) -> dict:
             item = {"type": "function_call", "call_id": part.tool_call_id, "name": part.tool_name,
                     "arguments": part.args if isinstance(part.args, str) else part.args_as_json_str()}
         elif isinstance(part, ThinkingPart):
-            item = {"type": "reasoning", "summary": [{"type": "summary_text", "text": part.content}]}
+            last = items[-1] if items else None
+            if (last is not None and last.get("type") == "reasoning" and part.id is not None
+                    and last.get("id") == part.id):  # one reasoning item, several summary parts
+                if part.content:
+                    last["summary"].append({"type": "summary_text", "text": part.content})
+                if part.signature is not None and part.provider_name == "openai":
+                    last["encrypted_content"] = part.signature
+                continue
+            item = {"type": "reasoning",
+                    "summary": [{"type": "summary_text", "text": part.content}] if part.content else []}
+            if part.signature is not None and part.provider_name == "openai":
+                item["encrypted_content"] = part.signature
         else:
             continue
         if getattr(part, "id", None) is not None:
