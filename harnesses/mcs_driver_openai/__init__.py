@@ -1,0 +1,1 @@
+"""mcs-driver-core's native OpenAI extraction (see strategy.py)."""
