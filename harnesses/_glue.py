@@ -39,6 +39,9 @@ accumulates or parses a stream; that is each library's job.
   ``result_messages`` by ``continuation``; ``chat_chunk``: the first step of each
   ``accumulate`` (``"[DONE]"`` is skipped, anything but an object refused with
   ``MalformedChunk``, an error chunk raised).
+* ``wire_finish``: choice 0's last ``finish_reason`` on the wire, what ``chat_is_done`` reads:
+  the adapter's finish reason in the glue check (``harnesses/glue_check.py``), since the
+  message it renders holds none.
 * ``parse_arguments`` / ``chat_calls``: for libraries that leave parsing arguments to their
   caller, ``json.loads`` as the openai and litellm docs show; empty is ``{}``; no object is
   an error; a call without a name is an error.
@@ -66,6 +69,7 @@ __all__ = [
     "is_chat_message",
     "lazy_root",
     "raise_on_error_chunk",
+    "wire_finish",
 ]
 
 _ENVELOPE = ("choices", "object", "type", "delta", "output", "content_block", "message")
@@ -312,3 +316,14 @@ class ChatAdapter:
         if not isinstance(message, dict):
             raise ValueError(f"{self.who}: the message is a dict, got {type(message).__name__}")
         return continuation(self.who, message, records, self.extract(message))
+
+
+def wire_finish(chunks: Sequence[Any]) -> Any:
+    """The last ``finish_reason`` choice 0 carried in ``chunks`` (None when none did): the
+    completion signal ``chat_is_done`` reads, which the adapters' messages do not hold."""
+    found = None
+    for chunk in chunks:
+        for choice in _choice0(chunk):
+            if choice.get("finish_reason") is not None:
+                found = choice["finish_reason"]
+    return found
