@@ -34,8 +34,10 @@ accumulates or parses a stream; that is each library's job.
 * ``note_keys`` / ``wire_keys_only``: the keys a library's pydantic message adds that were
   never on the wire are removed, by the rule the suite's SDK oracle applies (see there).
 * ``ChatAdapter``: what the four adapters share around the library's own work: the name,
-  recognition and the completion signal above, ``content_text`` and ``forming_name`` read
-  from the message dict (the first call's name once it is a non-empty string), and
+  recognition and the completion signal above, ``content_text`` (the ``content`` string,
+  or the ``text`` of its ``text`` parts joined when it is a list of parts, as the API's
+  content parts and LangChain's ``AIMessage.text`` read) and ``forming_name`` read from the
+  message dict (the first call's name once it is a non-empty string), and
   ``result_messages`` by ``continuation``; ``chat_chunk``: the first step of each
   ``accumulate`` (``"[DONE]"`` is skipped, anything but an object refused with
   ``MalformedChunk``, an error chunk raised).
@@ -302,6 +304,9 @@ class ChatAdapter:
 
     def content_text(self, message: object) -> str:
         content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, list):  # content parts: the text of the `text` ones
+            return "".join(p["text"] for p in content
+                           if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str))
         return content if isinstance(content, str) else ""
 
     def forming_name(self, message: object) -> str | None:
