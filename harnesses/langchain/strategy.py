@@ -29,13 +29,16 @@ Glue choices (everything the adapter decides itself):
   request is never looked at. The response: status 200, ``text/event-stream`` for a
   stream, ``application/json`` for ``invoke``.
 * Wire message rendered from the summed ``AIMessageChunk`` (at read time only,
-  ``_glue.lazy_root``): ``role: "assistant"``; ``content`` is LangChain's content string, or
+  ``_glue.lazy_root``): ``role: "assistant"`` when a delta of choice 0 carried ``role``
+  (LangChain's ``AIMessageChunk`` is the assistant's, and keeps no record of the key);
+  ``content`` is LangChain's content string, or
   its list of content blocks as it holds them (Mistral's streamed ``thinking`` and ``text``
   parts), or ``None`` when no delta of choice 0 carried a string content (LangChain holds
   ``""`` for both); ``tool_calls`` from ``tool_call_chunks`` in LangChain's order, each
   ``{"id", "type": "function", "function": {"name", "arguments"}}`` with the raw argument
-  text LangChain merged (``type`` is not kept by LangChain; ``"function"`` is the only
-  type of a Chat Completions function call); ``refusal``, ``audio`` and ``function_call``
+  text LangChain merged (``type`` is not kept by LangChain: ``"function"``, the only type of
+  a Chat Completions function call, is written when a fragment carried ``type``; Mistral's
+  fragments carry none); ``refusal``, ``audio`` and ``function_call``
   from ``additional_kwargs`` when LangChain put them there. Every other key a delta of
   choice 0 carried that LangChain does not keep is written as ``None``; ``None``-valued
   keys no delta carried are left out (``_glue.wire_keys_only``). The message carries
@@ -214,7 +217,8 @@ def _render(full: AIMessageChunk | None, state: dict) -> Any:
         return {}
     keys = state["keys"]
     message: dict[str, Any] = {k: None for k in keys}
-    message["role"] = "assistant"
+    if "role" in keys:
+        message["role"] = "assistant"
     content = full.content if isinstance(full.content, (str, list)) else None
     message["content"] = content if state["text"] else (content or None)
     for key in ("refusal", "audio", "function_call"):
@@ -225,6 +229,9 @@ def _render(full: AIMessageChunk | None, state: dict) -> Any:
             {"id": tc.get("id"), "type": "function", "function": {"name": tc.get("name"), "arguments": tc.get("args")}}
             for tc in full.tool_call_chunks
         ]
+    for call in message.get("tool_calls") or ():
+        if "type" not in state["call_keys"]:
+            del call["type"]
     message = _glue.wire_keys_only(message, keys, state["call_keys"] | {"type"})
     if message.get("tool_calls"):
         message[_MARK] = "AIMessageChunk"
