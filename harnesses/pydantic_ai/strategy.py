@@ -45,9 +45,12 @@ Glue choices (everything the adapter decides itself):
   pydantic-ai's text for anything else it raised. A read after that is ``get()`` as far
   as the stream got.
 * Wire message rendered from ``get()`` at read time only (``_glue.lazy_root``):
-  ``role: "assistant"``; ``content`` the ``TextPart`` contents joined (``None`` when there
-  is none); ``tool_calls`` one ``{"id": tool_call_id, "type": "function", "function":
-  {"name": tool_name, "arguments": args}}`` per ``ToolCallPart`` in part order (``args``
+  ``role: "assistant"`` when a delta of choice 0 carried ``role`` (a ``ModelResponse`` is the
+  assistant's and keeps no record of the key); ``content`` the ``TextPart`` contents joined,
+  or, with no ``TextPart`` (pydantic-ai makes none of an empty content), ``""`` when a delta
+  carried a string content and ``None`` otherwise (the LangChain adapter's rule); ``tool_calls`` one ``{"id": tool_call_id, "type": "function", "function":
+  {"name": tool_name, "arguments": args}}`` per ``ToolCallPart`` in part order (``type``
+  only when a fragment carried it: pydantic-ai keeps none, and Mistral sends none) (``args``
   as pydantic-ai holds the streamed text; ``args_as_json_str()`` if it holds no string);
   ``refusal`` from ``provider_details["refusal"]``; ``reasoning_content`` the
   ``ThinkingPart`` contents joined when a delta carried that key. Every other key a delta
@@ -251,7 +254,7 @@ class PydanticAIOpenAIStrategy(_glue.ChatAdapter):
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
         state = acc.state
         if "live" not in state:
-            state.update(live=_Live(), keys=set(), call_keys=set())
+            state.update(live=_Live(), keys=set(), call_keys=set(), text=False)
         live: _Live = state["live"]
         _raise_if_refused(live.run, chunk)
         if isinstance(chunk, str) and chunk.strip() == "[DONE]":
@@ -268,6 +271,7 @@ class PydanticAIOpenAIStrategy(_glue.ChatAdapter):
         _raise_if_refused(live.run, chunk)
         deltas = _glue.choice0_deltas(chunk) if isinstance(chunk, dict) else []
         _glue.note_keys(deltas, state["keys"], state["call_keys"])
+        state["text"] = state["text"] or any(isinstance(d.get("content"), str) for d in deltas)
         _glue.lazy_root(acc, lambda: _render_stream(state))
         return "".join(d["content"] for d in deltas if isinstance(d.get("content"), str))
 
@@ -300,7 +304,9 @@ class PydanticAIOpenAIStrategy(_glue.ChatAdapter):
                 first = str(response).splitlines()[0] if str(response) else ""
                 raise ValueError(f"{_WHO}: pydantic-ai refused this response ({type(response).__name__}: {first}); "
                                  f"it holds no assistant turn to replay")
-            message = _render(response, set(message), set())
+            entries = message.get("tool_calls")
+            call_keys = {k for e in entries if isinstance(e, dict) for k in e} if isinstance(entries, list) else set()
+            message = _render(response, set(message), call_keys, isinstance(message.get("content"), str))
         return _glue.continuation(_WHO, message, records, self.extract(message))
 
 
@@ -370,16 +376,19 @@ def _render_stream(state: dict) -> Any:
     streamed = state["live"].run.streamed
     if streamed is None:
         return None
-    message = _render(streamed.get(), state["keys"], state["call_keys"])
+    message = _render(streamed.get(), state["keys"], state["call_keys"], state["text"])
     message[_MARK] = "stream"
     return message
 
 
-def _render(response: ModelResponse, keys: set, call_keys: set) -> dict:
+def _render(response: ModelResponse, keys: set, call_keys: set, text: bool) -> dict:
+    """The wire message of ``response``; ``keys`` / ``call_keys``: the message and tool-call
+    keys the wire carried; ``text``: whether it carried a string ``content``."""
     message: dict[str, Any] = {k: None for k in keys if not (isinstance(k, str) and k.startswith("mcs_"))}
-    message["role"] = "assistant"
+    if "role" in keys:
+        message["role"] = "assistant"
     texts = [p.content for p in response.parts if isinstance(p, TextPart)]
-    message["content"] = "".join(texts) if texts else None
+    message["content"] = "".join(texts) if texts else ("" if text else None)
     refusal = (response.provider_details or {}).get("refusal")
     if refusal is not None:
         message["refusal"] = refusal
@@ -389,7 +398,7 @@ def _render(response: ModelResponse, keys: set, call_keys: set) -> dict:
     calls = [p for p in response.parts if isinstance(p, ToolCallPart)]
     if calls:
         message["tool_calls"] = [
-            {"id": p.tool_call_id, "type": "function",
+            {"id": p.tool_call_id, **({"type": "function"} if "type" in call_keys else {}),
              "function": {"name": p.tool_name, "arguments": p.args if isinstance(p.args, str) else p.args_as_json_str()}}
             for p in calls
         ]
