@@ -409,7 +409,7 @@ GLUE_LISTED: dict[str, str] = {
     "stop": "a Chat message holds no finish reason, and is_done is a function of the chunk: the adapter's "
             "completion signal is the wire's (choice 0's finish_reason), never pydantic-ai's finish_reason "
             "(\"content_filter\" for a refusal, \"stop\" for a stream that ended without one: "
-            "pydantic-ai-cut-stream-runs-call)",
+            "pydantic-ai-cut-stream-finished)",
     "refused:openai-chat/msg-arguments-lone-surrogate": "pydantic-ai returns the response, and its own "
             "ToolCallPart.args_as_dict, which extract reads the arguments with, raises TypeError on them "
             "(pydantic-ai-lone-surrogate-crash); the library's view reads the parts without it",
