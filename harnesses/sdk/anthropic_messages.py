@@ -6,9 +6,9 @@ injected ``httpx2`` transport; its ``BetaMessageStream`` runs every event throug
 ``accumulate_event``, and the message is its ``current_message_snapshot``, what
 ``get_final_message()`` returns once the stream is read. The beta stream is the one the
 suite's SDK oracle reads (its accumulator keeps block types the plain
-``client.messages.stream`` turns into text); the snapshot is ``to_dict(mode="python")``
-with any value of no JSON type written as pydantic writes it in JSON (``mode="json"`` would
-turn a ``NaN`` in a tool input into ``null``).
+``client.messages.stream`` turns into text); the snapshot is ``to_dict(mode="json")``, the
+JSON the suite's SDK oracle writes of it (a ``NaN`` the SDK parsed in a tool input, which
+JSON cannot hold, is ``null`` there).
 
 Glue choices (everything the adapter decides itself):
 
@@ -70,7 +70,6 @@ import re
 
 from anthropic import Anthropic, APIStatusError
 from anthropic._models import construct_type
-from pydantic_core import to_jsonable_python
 from anthropic.types.beta import BetaMessage
 
 from mcs_conformance import Accumulator, MalformedChunk, StreamError, ToolCall, ToolCallRecord, require_records
@@ -86,6 +85,9 @@ GLUE_LISTED: dict[str, str] = {
         "a JSON string as an event (the SDK, handed its text as an unnamed event, skips it)",
     "calls.arguments:anthropic-messages/syn-input-json-array": "a tool input that is no object (a JSON array) is "
         "read by extract as a call with error and {} (a ToolCall's arguments are an object); the SDK keeps the array",
+    "calls.arguments:anthropic-messages/syn-input-json-nan": "the message is the snapshot's JSON "
+        "(to_dict(mode=\"json\"), as the suite's SDK oracle writes it): a NaN the SDK parsed in a tool input, which "
+        "JSON cannot hold, is null there; the SDK holds the float NaN",
     "calls.arguments:anthropic-messages/syn-stream-cut-after-array-bracket": "a tool input that is no object (a "
         "JSON array) is read by extract as a call with error and {} (a ToolCall's arguments are an object); the SDK "
         "keeps the array",
@@ -254,24 +256,11 @@ def _render(state: dict) -> Any:
     snapshot = _snapshot(state["live"].events)
     if snapshot is None:
         return None
-    message = _plain(snapshot.to_dict(mode="python", warnings=False))
+    message = snapshot.to_dict(mode="json", warnings=False)
     for key in _ASSIGNED:
         if key not in state["on_wire"] and key in message and message[key] is None:
             del message[key]
     return message
-
-
-def _plain(value: Any) -> Any:
-    """The snapshot's values as the SDK holds them, in JSON's types: dicts, lists and scalars
-    as they are (a float ``NaN`` in a tool input stays ``NaN``, where ``mode="json"`` would
-    write ``null``); anything else (a ``datetime``) as pydantic writes it in JSON."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return to_jsonable_python(value)
 
 
 def _model(message: object, what: str) -> Any:
