@@ -25,8 +25,9 @@ side refused, the other did not), ``refused.type`` (both refused, with other err
 
 A Python adapter is imported here (run it in the harness's virtualenv); a JavaScript one is run
 as ``node harnesses/js/glue_check.mjs <adapter.mjs>``, one case JSON per stdin line; it prints
-``{"GLUE_LISTED": {...}}`` first, then one view JSON per case (``null`` for a case it has no
-library view of). Without that runner in the checkout the check says so and exits 3. The record (``--out``) holds the adapter file's sha256, the listed keys,
+one view JSON per case (``null`` for a case it has no library view of), optionally after a
+first line ``{"GLUE_LISTED": {...}}``; without it the adapter module's ``GLUE_LISTED`` export
+is read with node. Without that runner in the checkout the check says so and exits 3. The record (``--out``) holds the adapter file's sha256, the listed keys,
 the counts and every difference; ``scripts/implementations_report.py collect`` stores it in
 the harness's results, and ``check`` fails on a difference not listed.
 """
@@ -213,9 +214,18 @@ def _js_views(h: dict[str, Any], cases: Sequence[Any], node: str) -> tuple[dict[
     if done.returncode != 0:
         raise SystemExit(f"error: {JS_RUNNER.relative_to(ROOT)} exited {done.returncode}: {done.stderr.strip()[-2000:]}")
     out = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
-    if not out or "GLUE_LISTED" not in out[0]:
-        raise SystemExit(f"error: {JS_RUNNER.relative_to(ROOT)} printed no GLUE_LISTED line first")
-    listed, views = out[0]["GLUE_LISTED"], out[1:]
+    if out and isinstance(out[0], dict) and "GLUE_LISTED" in out[0] and len(out) == len(cases) + 1:
+        listed, views = out[0]["GLUE_LISTED"], out[1:]
+    else:  # one view a case: the listed keys are the module's export
+        views = out
+        read = subprocess.run([node, "--input-type=module", "-e",
+                               "const m = await import(process.argv[1]); "
+                               "console.log(JSON.stringify(m.GLUE_LISTED ?? null))", adapter_file(h).as_uri()],
+                              capture_output=True, text=True, cwd=ROOT, timeout=600)
+        listed = json.loads(read.stdout.strip().splitlines()[-1]) if read.returncode == 0 and read.stdout.strip() else None
+        if not isinstance(listed, dict):
+            raise SystemExit(f"error: {adapter_file(h).relative_to(ROOT)} exports no GLUE_LISTED object "
+                             f"({read.stderr.strip()[-500:]})")
     if len(views) != len(cases):
         raise SystemExit(f"error: {JS_RUNNER.relative_to(ROOT)} printed {len(views)} views for {len(cases)} cases")
     return listed, [v if v is None or "library" in v else RuntimeError(v.get("error", "no view")) for v in views]
