@@ -1103,10 +1103,11 @@ def check() -> int:
         if kept:
             problems.append(f"harness {h['id']}: harnesses.toml leaves out {', '.join(kept)}, but its results hold "
                             f"items of it: rerun {COMMANDS['run']} {h['id']}")
+    glue_notes = []
     for h in harnesses:
         found, noted = glue_problems(h, load_results(h["id"]))
         problems += found
-        notes += noted
+        glue_notes += noted
     runs = [d for d in (load_results(h["id"]) for h in harnesses) if d]
     mixed = sorted({f"{d.get('corpus_version')} {str(d.get('corpus_hash'))[:19]}" for d in runs})
     if len(mixed) > 1:
@@ -1136,7 +1137,7 @@ def check() -> int:
             problems.append(f"harness {h['id']}: the report is of {report.get('spec')!r}, not {h['strategy']!r}")
     if not ran:
         problems.append(f"no harness report in {_rel(RUNS)}: the harnesses did not run")
-    for n in notes:
+    for n in notes + glue_notes:
         print(f"note: {n}", file=sys.stderr)
     for p in problems:
         print(f"error: {p}", file=sys.stderr)
