@@ -14,22 +14,27 @@ must neither make nor hide a result (harnesses/README.md). So every adapter modu
 
 This runner loads the cases of the harness's format from the bundled corpus, asks the
 adapter for both views of each (a ``glue_view`` answers ``None`` for a case it has no library
-view of: a message case the adapter reads with no library call), compares them and reports every difference (case, key,
-library value, adapter value), listed or not. Keys: ``text``, ``stop``, ``refused`` (one
-side refused, the other did not), ``refused.type`` (both refused, with other errors),
-``text.type`` (content that is no text on one side), ``calls.count``, ``calls.order`` (the same calls in another order), ``calls.id``,
-``calls.name``, ``calls.arguments`` (the first call that differs), ``view`` (the adapter's
-``glue_view`` raised).
+view of: a message case the adapter reads with no library call), compares them and reports
+every difference (case, key, library value, adapter value), listed or not. Keys: ``refused``
+(one side refused, the other did not), ``refused.type`` (both refused, with other errors:
+``"provider error"`` stands for the suite's ``StreamError`` and the SDK's ``APIError`` alike),
+``stop``, ``text``, ``text.type`` (content that is no text on one side), ``calls.count``,
+``calls.order`` (the same calls in another order), ``calls.id``, ``calls.name``,
+``calls.arguments`` (the first call that differs), ``view`` (the adapter's ``glue_view``
+raised). No text and ``""`` read alike, and so do a call name ``None`` and ``""`` (a
+``ToolCall``'s name is a string).
 
-    python -m harnesses.glue_check HARNESS_ID [--out glue.json]   # in the harness's virtualenv
+    python -m harnesses.glue_check HARNESS_ID [--out glue.json] [--case ID ...]   # in the harness's virtualenv
 
 A Python adapter is imported here (run it in the harness's virtualenv); a JavaScript one is run
 as ``node harnesses/js/glue_check.mjs <adapter.mjs>``, one case JSON per stdin line; it prints
 one view JSON per case (``null`` for a case it has no library view of), optionally after a
-first line ``{"GLUE_LISTED": {...}}``; without it the adapter module's ``GLUE_LISTED`` export
-is read with node. Without that runner in the checkout the check says so and exits 3. The record (``--out``) holds the adapter file's sha256, the listed keys,
-the counts and every difference; ``scripts/implementations_report.py collect`` stores it in
-the harness's results, and ``check`` fails on a difference not listed.
+first line ``{"GLUE_LISTED": {...}}``; without that line the adapter module's ``GLUE_LISTED``
+export is read with node. Without that runner in the checkout the check says so and exits 3.
+The record (``--out``) holds the adapter file's sha256, the corpus hash, the listed keys, the
+counts and every difference; ``scripts/implementations_report.py collect`` stores it in the
+harness's results, and ``check`` fails on a difference not listed or a record older than the
+adapter file.
 """
 
 from __future__ import annotations
