@@ -95,7 +95,7 @@ CLASS_NAMES = {  # how a headline or a count names each class
     "?": "not triaged yet",
 }
 FINDING_KEYS = {"id", "harnesses", "checks", "cases", "what", "class", "repro", "shows", "slow", "documented",
-                "hazard", "upstream", "searched", "sdk", "loses", "worst", "issue"}
+                "hazard", "upstream", "searched", "sdk", "loses", "worst", "issue", "behaviour"}
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 STATE = re.compile(r"^(open|unmerged|merged( in \S.*)?|closed: \S.*)$")
 REQUIRES = re.compile(r"^#\s*requires:\s*(.+?)\s*$")
@@ -304,6 +304,33 @@ def validate_findings(triage: list[dict[str, Any]], harness_ids: set[str]) -> li
             problems.append(f"{where}: a library's bug (a) needs `upstream` or `searched` (the search that found none)")
         problems += [f"{where}: {p}" for p in sdk_key_problems(f)]
         problems += _validate_weight(f, where)
+    return problems + behaviour_problems(triage)
+
+
+def behaviour_problems(triage: list[dict[str, Any]]) -> list[str]:
+    """One behaviour, one class: findings that name the same ``behaviour`` (the same thing
+    done by several libraries, each in its own finding) must share their class, but a (d),
+    which the library documents, may stand beside another library's (a). A behaviour named by
+    one finding alone compares nothing, so it is refused as a likely typo."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    problems: list[str] = []
+    for f in triage:
+        b = f.get("behaviour")
+        if b is None:
+            continue
+        if not (isinstance(b, str) and re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", b)):
+            problems.append(f"finding {f.get('id')} ({f.get('_file', '?')}): `behaviour` must be a slug, not {b!r}")
+            continue
+        groups.setdefault(b, []).append(f)
+    for b, fs in sorted(groups.items()):
+        if len(fs) < 2:
+            problems.append(f"behaviour {b!r}: named by {fs[0].get('id')} alone (it names the same behaviour in "
+                            f"another library's finding)")
+            continue
+        classes = {f.get("class") for f in fs if f.get("class") != "d"}
+        if len(classes) > 1:
+            listing = ", ".join(f"{f.get('id')} ({f.get('class')})" for f in fs)
+            problems.append(f"behaviour {b!r}: one behaviour in several classes: {listing}")
     return problems
 
 

@@ -641,3 +641,15 @@ def test_a_left_out_entry_names_a_check_and_why(report, checkout, entry):
     _leave_out(checkout, entry)
     with pytest.raises(SystemExit, match="each left_out entry is"):
         report.manifest()
+
+
+def test_one_behaviour_has_one_class_across_libraries(report):
+    """Findings that name one `behaviour` share their class; a library that documents it (d)
+    may stand beside another's bug (a); a behaviour named once is refused."""
+    def f(fid: str, cls: str, behaviour: str = "cut-arguments-run") -> dict:
+        return {"id": fid, "class": cls, "behaviour": behaviour, "_file": "x.toml"}
+    assert report.behaviour_problems([f("x", "a"), f("y", "a"), f("z", "d")]) == []
+    problems = report.behaviour_problems([f("x", "a"), f("y", "b")])
+    assert problems and "one behaviour in several classes: x (a), y (b)" in problems[0]
+    assert "named by x alone" in report.behaviour_problems([f("x", "a")])[0]
+    assert "must be a slug" in report.behaviour_problems([f("x", "a", "Cut args"), f("y", "a")])[0]
