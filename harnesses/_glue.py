@@ -34,11 +34,16 @@ accumulates or parses a stream; that is each library's job.
 * ``note_keys`` / ``wire_keys_only``: the keys a library's pydantic message adds that were
   never on the wire are removed, by the rule the suite's SDK oracle applies (see there).
 * ``ChatAdapter``: what the four adapters share around the library's own work: the name,
-  recognition and the completion signal above, ``content_text`` and ``forming_name`` read
-  from the message dict (the first call's name once it is a non-empty string), and
+  recognition and the completion signal above, ``content_text`` (the ``content`` string,
+  or the ``text`` of its ``text`` parts joined when it is a list of parts, as the API's
+  content parts and LangChain's ``AIMessage.text`` read) and ``forming_name`` read from the
+  message dict (the first call's name once it is a non-empty string), and
   ``result_messages`` by ``continuation``; ``chat_chunk``: the first step of each
   ``accumulate`` (``"[DONE]"`` is skipped, anything but an object refused with
   ``MalformedChunk``, an error chunk raised).
+* ``wire_finish``: choice 0's last ``finish_reason`` on the wire, what ``chat_is_done`` reads:
+  the adapter's finish reason in the glue check (``harnesses/glue_check.py``), since the
+  message it renders holds none.
 * ``parse_arguments`` / ``chat_calls``: for libraries that leave parsing arguments to their
   caller, ``json.loads`` as the openai and litellm docs show; empty is ``{}``; no object is
   an error; a call without a name is an error.
@@ -66,6 +71,7 @@ __all__ = [
     "is_chat_message",
     "lazy_root",
     "raise_on_error_chunk",
+    "wire_finish",
 ]
 
 _ENVELOPE = ("choices", "object", "type", "delta", "output", "content_block", "message")
@@ -298,6 +304,9 @@ class ChatAdapter:
 
     def content_text(self, message: object) -> str:
         content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, list):  # content parts: the text of the `text` ones
+            return "".join(p["text"] for p in content
+                           if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str))
         return content if isinstance(content, str) else ""
 
     def forming_name(self, message: object) -> str | None:
@@ -312,3 +321,14 @@ class ChatAdapter:
         if not isinstance(message, dict):
             raise ValueError(f"{self.who}: the message is a dict, got {type(message).__name__}")
         return continuation(self.who, message, records, self.extract(message))
+
+
+def wire_finish(chunks: Sequence[Any]) -> Any:
+    """The last ``finish_reason`` choice 0 carried in ``chunks`` (None when none did): the
+    completion signal ``chat_is_done`` reads, which the adapters' messages do not hold."""
+    found = None
+    for chunk in chunks:
+        for choice in _choice0(chunk):
+            if choice.get("finish_reason") is not None:
+                found = choice["finish_reason"]
+    return found

@@ -25,7 +25,8 @@
 # .harness-runs/<id>/ (git-ignored: report.json, versions.json, run.json, run.log), so the
 # suite's rootdir, snapshots and counterexamples stay there; then every reproduction of the
 # harness's findings in the same virtualenv (`implementations_report.py repro`: exit 1 and the
-# finding's `shows` printed, repros.json); then `implementations_report.py collect` writes
+# finding's `shows` printed, repros.json); the glue check before them (harnesses/glue_check.py:
+# the library's own output beside the adapter's message, glue.json); then `implementations_report.py collect` writes
 # harnesses/results/<id>.json (committed). At the end `implementations_report.py write`
 # generates docs/implementations.md and the README headline from harnesses/results/ alone.
 # Virtualenvs live in .harness-venvs/<folder>; the CI mode's runs in .harness-runs/ci/<id>/.
@@ -39,7 +40,7 @@ SELECT="not GOLDEN"
 for arg in "$@"; do
   case "$arg" in
     --ci) MODE=ci ;;
-    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
     *) IDS+=("$arg") ;;
   esac
 done
@@ -127,6 +128,15 @@ for row in "${ROWS[@]}"; do
     continue
   fi
   [ "$MODE" = ci ] && continue
+  # the glue check: the library's own output beside the adapter's message on every case of its
+  # format, in the same virtualenv (harnesses/glue_check.py); collect stores it, check fails on
+  # a difference the adapter does not list
+  t0=$(date +%s)
+  PYTHONPATH="$ROOT" "$ROOT/$py" -m harnesses.glue_check "$id" --out "$run/glue.json" ${NODE:+--node "$NODE"} \
+      > "$run/glue.log" 2>&1
+  grc=$?
+  echo "   glue check exit $grc in $(( $(date +%s) - t0 )) s ($(tail -n 1 "$run/glue.log"))"
+  [ "$grc" -eq 3 ] && rm -f "$run/glue.json"   # no JavaScript runner in the checkout yet: noted, no record
   t0=$(date +%s)
   "$BASE_PY" scripts/implementations_report.py repro --harness "$id" --python "$ROOT/$py" ${NODE:+--node "$NODE"} || status=1
   echo "   reproductions in $(( $(date +%s) - t0 )) s (output: $run/repros/)"

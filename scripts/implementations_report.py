@@ -22,13 +22,18 @@ Subcommands (scripts/implementations.sh calls the first four):
   the npm packages of its ``// requires:`` header (see ``npm_modules``); checks exit code 1
   and the finding's ``shows`` in its output, and writes ``.harness-runs/<id>/repros.json``.
 * ``collect --harness ID``: ``.harness-runs/<id>/`` (report.json, versions.json, run.json,
-  repros.json) to ``harnesses/results/<id>.json``, triaged with harnesses/findings/.
+  repros.json, glue.json) to ``harnesses/results/<id>.json``, triaged with harnesses/findings/;
+  the glue check's record (harnesses/glue_check.py) under ``glue``.
+* ``glue --harness ID``: stores ``.harness-runs/<id>/glue.json`` in the committed results
+  alone (a glue check run again without the suite).
 * ``retriage``: applies the current findings to the committed results again (rewrites each
   item's class and finding id; no rerun).
 * ``write``: docs/implementations.md and the README's headline block from harnesses/results/.
 * ``check``: the findings are well formed, the committed report names every harness and is
-  what ``write`` generates, the stored triage is current, and each harness run in this
-  checkout left a report with results (what CI runs).
+  what ``write`` generates, the stored triage is current, every stored glue record lists each
+  difference it found and is of the adapter file as it is now (a Python harness without one
+  fails; a JavaScript one is noted), and each harness run in this checkout left a report with
+  results (what CI runs).
 
 Levels: a result carries ``level`` (``must`` | ``should`` | ``reference``) and the outcome
 ``differs``. Failures at ``must`` and ``should`` are failures; ``reference`` ones and
@@ -612,6 +617,7 @@ def collect(harness_id: str) -> int:
         if bucket(r) in ("failed", "reference", "error"):
             item["problem"] = _problem(r.get("message") or "")
         items.append(triage_item(item, harness_id, triage))
+    glue = _read_json(run / "glue.json", None)
     data = {
         "harness": harness_id,
         "strategy": h["strategy"],
@@ -625,6 +631,8 @@ def collect(harness_id: str) -> int:
         "repros": repros,
         "items": items,
     }
+    if glue is not None:
+        data["glue"] = glue
     RESULTS.mkdir(parents=True, exist_ok=True)
     results_path(harness_id).write_text(dump_results(data), encoding="utf-8")
     failing = sum(bucket(i) == "failed" for i in items)
@@ -632,6 +640,45 @@ def collect(harness_id: str) -> int:
     print(f"wrote {_rel(results_path(harness_id))}: {len(items)} items, {failing} failing "
           f"({untriaged} not triaged), {len(repros)} reproductions")
     return 0
+
+
+def store_glue(harness_id: str) -> int:
+    """Put the run folder's glue record (harnesses/glue_check.py) into the committed results,
+    for a glue check run again without a rerun of the suite."""
+    data, path = load_results(harness_id), RUNS / harness_id / "glue.json"
+    if data is None or not path.is_file():
+        print(f"error: harnesses/results/{harness_id}.json or {_rel(path)} is missing: run "
+              f"python -m harnesses.glue_check {harness_id} --out {_rel(path)} in its virtualenv", file=sys.stderr)
+        return 1
+    data["glue"] = json.loads(path.read_text(encoding="utf-8"))
+    results_path(harness_id).write_text(dump_results(data), encoding="utf-8")
+    print(f"stored the glue record of {harness_id}: {data['glue']['differences_unlisted']} unlisted difference(s)")
+    return 0
+
+
+def glue_problems(h: dict[str, Any], data: dict[str, Any] | None) -> tuple[list[str], list[str]]:
+    """``(problems, notes)`` of a harness's stored glue record: a difference its adapter does not
+    list, an adapter file changed since the check, a record of another corpus; none stored: a
+    problem for a Python harness, a note for a JavaScript one (its runner comes with its adapters)."""
+    if data is None:
+        return [], []
+    glue = data.get("glue")
+    if glue is None:
+        what = f"harness {h['id']}: its results hold no glue record: rerun {COMMANDS['run']} {h['id']}"
+        return ([], [what]) if is_js(h) else ([what], [])
+    problems = []
+    for d in glue.get("differences", []):
+        if not d.get("listed"):
+            problems.append(f"harness {h['id']}: the glue check finds a difference its adapter does not list "
+                            f"({d['case']}: {d['key']}: library {d['library']}, adapter {d['adapter']}): fix the glue "
+                            f"or list it in GLUE_LISTED with why")
+    path = ROOT / glue.get("adapter", "")
+    if not path.is_file() or sha256(path) != glue.get("sha256"):
+        problems.append(f"harness {h['id']}: {glue.get('adapter')} changed since its glue check: rerun "
+                        f"{COMMANDS['run']} {h['id']}")
+    if glue.get("corpus_hash") != data.get("corpus_hash"):
+        problems.append(f"harness {h['id']}: its glue record is of another corpus than its results")
+    return problems, []
 
 
 def _read_json(path: Path, default: Any) -> Any:
@@ -1304,6 +1351,11 @@ def check() -> int:
         if kept:
             problems.append(f"harness {h['id']}: harnesses.toml leaves out {', '.join(kept)}, but its results hold "
                             f"items of it: rerun {COMMANDS['run']} {h['id']}")
+    glue_notes = []
+    for h in harnesses:
+        found, noted = glue_problems(h, load_results(h["id"]))
+        problems += found
+        glue_notes += noted
     runs = [d for d in (load_results(h["id"]) for h in harnesses) if d]
     mixed = sorted({f"{d.get('corpus_version')} {str(d.get('corpus_hash'))[:19]}" for d in runs})
     if len(mixed) > 1:
@@ -1333,7 +1385,7 @@ def check() -> int:
             problems.append(f"harness {h['id']}: the report is of {report.get('spec')!r}, not {h['strategy']!r}")
     if not ran:
         problems.append(f"no harness report in {_rel(RUNS)}: the harnesses did not run")
-    for n in notes:
+    for n in notes + glue_notes:
         print(f"note: {n}", file=sys.stderr)
     for p in problems:
         print(f"error: {p}", file=sys.stderr)
@@ -1361,6 +1413,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--node", default=None)
     c = sub.add_parser("collect")
     c.add_argument("--harness", required=True)
+    g = sub.add_parser("glue")
+    g.add_argument("--harness", required=True)
     sub.add_parser("retriage")
     sub.add_parser("write")
     sub.add_parser("check")
@@ -1417,6 +1471,8 @@ def main(argv: list[str] | None = None) -> int:
         return repro_command(args.harness, args.python, args.node)
     if args.cmd == "collect":
         return collect(args.harness)
+    if args.cmd == "glue":
+        return store_glue(args.harness)
     if args.cmd == "retriage":
         return retriage()
     return write() if args.cmd == "write" else check()

@@ -29,12 +29,16 @@ Glue choices (everything the adapter decides itself):
   request is never looked at. The response: status 200, ``text/event-stream`` for a
   stream, ``application/json`` for ``invoke``.
 * Wire message rendered from the summed ``AIMessageChunk`` (at read time only,
-  ``_glue.lazy_root``): ``role: "assistant"``; ``content`` is LangChain's content string,
-  or ``None`` when no delta of choice 0 carried a string content (LangChain holds ``""``
-  for both); ``tool_calls`` from ``tool_call_chunks`` in LangChain's order, each
+  ``_glue.lazy_root``): ``role: "assistant"`` when a delta of choice 0 carried ``role``
+  (LangChain's ``AIMessageChunk`` is the assistant's, and keeps no record of the key);
+  ``content`` is LangChain's content string, or
+  its list of content blocks as it holds them (Mistral's streamed ``thinking`` and ``text``
+  parts), or ``None`` when no delta of choice 0 carried a string content (LangChain holds
+  ``""`` for both); ``tool_calls`` from ``tool_call_chunks`` in LangChain's order, each
   ``{"id", "type": "function", "function": {"name", "arguments"}}`` with the raw argument
-  text LangChain merged (``type`` is not kept by LangChain; ``"function"`` is the only
-  type of a Chat Completions function call); ``refusal``, ``audio`` and ``function_call``
+  text LangChain merged (``type`` is not kept by LangChain: ``"function"``, the only type of
+  a Chat Completions function call, is written when a fragment carried ``type``; Mistral's
+  fragments carry none); ``refusal``, ``audio`` and ``function_call``
   from ``additional_kwargs`` when LangChain put them there. Every other key a delta of
   choice 0 carried that LangChain does not keep is written as ``None``; ``None``-valued
   keys no delta carried are left out (``_glue.wire_keys_only``). The message carries
@@ -55,7 +59,9 @@ Glue choices (everything the adapter decides itself):
   ``llm.invoke``: the returned ``AIMessage``'s ``tool_calls`` and ``invalid_tool_calls``, in
   the order the message lists their ids (LangChain keeps no order between the two lists;
   without an id each, valid ones first).
-* ``content_text``: the message's ``content`` string ("" otherwise). ``forming_name``: the
+* ``content_text``: the message's ``content`` string, or the ``text`` of its ``text``
+  blocks joined when it is a list (what LangChain's ``AIMessage.text`` joins); "" otherwise
+  (``_glue.ChatAdapter``). ``forming_name``: the
   first ``tool_calls`` entry's name.
 * Error chunks: the openai SDK's ``Stream`` raises ``APIError`` for them inside LangChain;
   the adapter raises ``StreamError`` at that chunk before handing it over
@@ -211,8 +217,9 @@ def _render(full: AIMessageChunk | None, state: dict) -> Any:
         return {}
     keys = state["keys"]
     message: dict[str, Any] = {k: None for k in keys}
-    message["role"] = "assistant"
-    content = full.content if isinstance(full.content, str) else None
+    if "role" in keys:
+        message["role"] = "assistant"
+    content = full.content if isinstance(full.content, (str, list)) else None
     message["content"] = content if state["text"] else (content or None)
     for key in ("refusal", "audio", "function_call"):
         if key in full.additional_kwargs:
@@ -222,7 +229,81 @@ def _render(full: AIMessageChunk | None, state: dict) -> Any:
             {"id": tc.get("id"), "type": "function", "function": {"name": tc.get("name"), "arguments": tc.get("args")}}
             for tc in full.tool_call_chunks
         ]
+    for call in message.get("tool_calls") or ():
+        if "type" not in state["call_keys"]:
+            del call["type"]
     message = _glue.wire_keys_only(message, keys, state["call_keys"] | {"type"})
     if message.get("tool_calls"):
         message[_MARK] = "AIMessageChunk"
     return message
+
+
+GLUE_LISTED: dict[str, str] = {
+    "stop": "a Chat message holds no finish reason, and is_done is a function of the chunk: the adapter's "
+            "completion signal is the wire's (choice 0's finish_reason), never LangChain's "
+            "response_metadata[\"finish_reason\"] (which joins the strings of two finishes or of n > 1 choices: "
+            "\"tool_callslength\", \"stopstopstop\")",
+    "calls.order": "LangChain keeps executable and invalid calls in two lists (tool_calls, invalid_tool_calls), "
+                   "both read from the summed chunk's tool_call_chunks; the adapter keeps the order of those "
+                   "chunks, the order the stream gave the calls",
+    "refused.type:openai-chat/syn-unparsed-sse-line": "a chunk that is a JSON string (an SSE line left unparsed), "
+            "not an object, is refused with MalformedChunk before LangChain sees it: no SSE event carries a JSON "
+            "string as a chunk (the openai SDK under LangChain, handed the line's text, raises its JSON error)",
+}
+
+
+def glue_view(case: Any) -> dict | None:
+    """LangChain's own output beside the adapter's: for a stream case the summed
+    ``AIMessageChunk`` from the same live ``llm.stream()`` (``.content``, ``.tool_calls`` then
+    ``.invalid_tool_calls``, ``response_metadata["finish_reason"]``, or what LangChain raised);
+    for a message case ``llm.invoke``'s ``AIMessage`` likewise."""
+    from ..glue_check import adapter_view, call, refusal, view
+
+    strategy = LangChainOpenAIStrategy()
+    if not case.is_stream:
+        message = case.message
+        if not isinstance(message, dict):
+            return None
+        answer = {"id": "chatcmpl-mcs", "object": "chat.completion", "created": 0, "model": "gpt-4o",
+                  "choices": [{"index": 0, "message": {"role": "assistant", **message},
+                               "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}]}
+        _HERE.response = ("application/json", _wire.json_body(answer))
+        try:
+            library = {**_ai_view(_llm().invoke(_PROMPT)), "stop": None}  # the finish reason is the body's, set here
+        except Exception as exc:
+            library = view(refused=refusal(exc))
+        finally:
+            _HERE.response = None
+        try:
+            adapter = view(text=strategy.content_text(message),
+                           calls=[call(c.id, c.name, _arguments(c)) for c in strategy.extract(message)])
+        except Exception as exc:
+            adapter = view(refused=refusal(exc))
+        return {"library": library, "adapter": adapter}
+    live = _Live()
+    refused = None
+    for chunk in case.chunks:
+        try:
+            live.feed(_wire.sse_body([chunk]))
+        except Exception as exc:  # what LangChain raised
+            refused = exc
+            break
+    full = live.out["full"]
+    library = view(refused=refusal(refused)) if refused is not None else (_ai_view(full) if full is not None else view())
+    adapter = adapter_view(strategy, case, stop=lambda fed, _message: _glue.wire_finish(fed), arguments=_arguments)
+    return {"library": library, "adapter": adapter}
+
+
+def _arguments(c: ToolCall) -> Any:
+    """A call's arguments as LangChain holds them: the parsed object of an executable call (a
+    call without a name is one to LangChain), the raw text of an invalid one."""
+    return c.arguments if c.error is None or c.error.endswith("has no name") else c.raw_arguments
+
+
+def _ai_view(message: Any) -> dict:
+    from ..glue_check import call, view
+
+    calls = [call(tc.get("id"), tc.get("name"), tc.get("args")) for tc in getattr(message, "tool_calls", None) or ()]
+    calls += [call(tc.get("id"), tc.get("name"), tc.get("args"))
+              for tc in getattr(message, "invalid_tool_calls", None) or ()]
+    return view(text=message.text, calls=calls, stop=(message.response_metadata or {}).get("finish_reason"))

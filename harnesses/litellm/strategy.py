@@ -14,6 +14,12 @@ read as litellm returns one: ``litellm.completion(..., stream=False)`` over the 
 
 Glue choices (everything the adapter decides itself):
 
+* The glue check (``glue_view``, ``harnesses/glue_check.py``): the chunks the wrapper
+  yielded over the same live body and ``stream_chunk_builder``'s message (its ``content``,
+  ``tool_calls`` with their ``arguments`` text, ``finish_reason``, or what litellm raised)
+  beside the adapter's message read by ``extract`` / ``content_text``; a message case:
+  ``completion(stream=False)``'s message beside ``extract``. The differences the adapter
+  knows of are ``GLUE_LISTED``.
 * One live stream per buffer: the first chunk starts a worker thread that runs ``for chunk in
   litellm.completion(..., stream=True)`` over a response body that waits for bytes;
   ``accumulate`` hands it the chunk's SSE bytes and waits until litellm asks for more (or its
@@ -26,15 +32,20 @@ Glue choices (everything the adapter decides itself):
   litellm): the chunks a litellm user holds at that point of the stream.
 * The end of the stream: once ``"[DONE]"`` has been fed, the body ends after it (the
   provider's end of the stream), the openai SDK's ``Stream`` stops there and the wrapper runs
-  its own end-of-stream code: its last chunk is collected, and its raise
-  (``MidStreamFallbackError`` around "Stream ended before a finish_reason was received" for a
-  stream that never carried one) is reported as the message ``{"mcs_error": <its text>}`` (a
-  read must not raise: the suite would take the exception for its own fault); later bytes
-  are not read. The same convention holds when the wrapper raises on a chunk or
-  ``stream_chunk_builder`` raises (litellm's ``APIError`` "Error building chunks"). A stream
-  whose chunks end without ``"[DONE]"`` is read as still open (the suite's message is the
-  state after its chunks); where the connection closes there without a finish reason,
-  litellm raises as above.
+  its own end-of-stream code: its last chunk is collected; later bytes are not read. What the
+  wrapper's loop raises (``MidStreamFallbackError`` around "Stream ended before a
+  finish_reason was received" for a stream that never carried one, or on a chunk it cannot
+  read) is raised by the ``accumulate`` of the chunk it raised at, the exception itself (the
+  buffer reports it as a chunk that cannot be accumulated): a litellm user's loop gets it
+  there. Once the loop is over, ``accumulate`` runs ``stream_chunk_builder`` over the chunks
+  collected, as a litellm user does after the loop, and raises what it raises (litellm's
+  ``APIError`` "Error building chunks ..."). A stream whose chunks end without ``"[DONE]"``
+  is read as still open (the suite's message is the state after its chunks); where the
+  connection closes there without a finish reason, litellm raises as above.
+* A read before the loop is over builds the message from the chunks so far; a read must not
+  raise (the suite would take the exception for its own fault), so a builder that raises
+  there gives the message ``{"mcs_error": <its text>}`` (no call); the ``accumulate`` that
+  ends the loop raises it.
 * The message is ``choices[0].message.model_dump()`` with the keys litellm adds that were
   never on the wire removed (``_glue.wire_keys_only``: ``None``-valued keys no delta of
   choice 0 carried, ``index`` on tool calls). A key a delta of choice 0 carried that
@@ -155,16 +166,21 @@ class LiteLLMStrategy(_glue.ChatAdapter):
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
         state = acc.state
         if "live" not in state:
-            state.update(live=_Live(), keys=set(), call_keys=set())
+            state.update(live=_Live(), keys=set(), call_keys=set(), raised=None)
+        if state["raised"] is not None:  # the loop raised at an earlier chunk: the stream is over
+            return ""
+        live: _Live = state["live"]
         if isinstance(chunk, str) and chunk.strip() == "[DONE]":
-            state["live"].stream.feed(_wire.sse_body(["[DONE]"]))
-            state["live"].stream.end()
+            live.stream.feed(_wire.sse_body(["[DONE]"]))
+            live.stream.end()
+            _end(state)
             _glue.lazy_root(acc, lambda: _render(state))
             return ""
         _glue.chat_chunk(chunk, _WHO)
         deltas = _glue.choice0_deltas(chunk)
         _glue.note_keys(deltas, state["keys"], state["call_keys"])
-        state["live"].stream.feed(_wire.sse_body([chunk]))
+        live.stream.feed(_wire.sse_body([chunk]))
+        _end(state)
         _glue.lazy_root(acc, lambda: _render(state))
         return "".join(d["content"] for d in deltas if isinstance(d.get("content"), str))
 
@@ -224,6 +240,23 @@ def _completion(message: dict) -> dict:
                          "finish_reason": "tool_calls" if calls else "stop"}]}
 
 
+def _end(state: dict) -> None:
+    """Once the wrapper's loop is over: raise what it raised, else what ``stream_chunk_builder``
+    raises over the chunks it yielded (what a litellm user's loop, then builder call, gets)."""
+    live: _Live = state["live"]
+    if not live.stream.finished:
+        return
+    raised = live.stream.raised
+    if raised is None and any(c.get("choices") for c in live.chunks):
+        try:
+            litellm.stream_chunk_builder(list(live.chunks), messages=_MESSAGES)
+        except Exception as exc:  # litellm refuses the chunks it yielded
+            raised = exc
+    if raised is not None:
+        state["raised"] = raised
+        raise raised
+
+
 def _render(state: dict) -> Any:
     live = state["live"]
     if live.stream.raised is not None:
@@ -240,3 +273,71 @@ def _render(state: dict) -> Any:
         return {}
     message = {**{k: None for k in state["keys"]}, **response.choices[0].message.model_dump()}
     return {**_glue.wire_keys_only(message, state["keys"], state["call_keys"]), _MARK: "stream_chunk_builder"}
+
+
+GLUE_LISTED: dict[str, str] = {
+    "stop": "a Chat message holds no finish reason, and is_done is a function of the chunk: the adapter's "
+            "completion signal is the wire's (choice 0's finish_reason), never litellm's own finish_reason "
+            "(stream_chunk_builder's: \"stop\" for chunks without one yet, the first of two, its own reading of "
+            "Mistral's)",
+    "refused.type:openai-chat/syn-unparsed-sse-line": "a chunk that is a JSON string (an SSE line left unparsed), "
+            "not an object, is refused with MalformedChunk before litellm sees it: no SSE event carries a JSON "
+            "string as a chunk (litellm, handed the line's text, raises on it)",
+}
+
+
+def glue_view(case: Any) -> dict:
+    """litellm's own message beside the adapter's: for a stream case ``stream_chunk_builder``
+    over what the wrapper yielded from the same live body (or what litellm raised); for a
+    message case ``completion(stream=False)``'s ``choices[0].message``."""
+    from ..glue_check import adapter_view, call, refusal, view
+
+    strategy = LiteLLMStrategy()
+    if not case.is_stream:
+        message = case.message
+        if not isinstance(message, dict):
+            return None
+        answer, refused = _answered(message)
+        library = view(refused=refused or None) if answer is None else _message_view(answer)
+        try:
+            adapter = view(text=strategy.content_text(message),
+                           calls=[call(c.id, c.name, c.raw_arguments) for c in strategy.extract(message)])
+        except Exception as exc:
+            adapter = view(refused=refusal(exc))
+        if answer is None:  # the adapter's answer to a refused response: one call with error
+            adapter = view(refused=refused) if [c.error for c in strategy.extract(message)] == [refused] else adapter
+        return {"library": library, "adapter": adapter}
+    live, raised = _Live(), None
+    for chunk in case.chunks:
+        done = isinstance(chunk, str) and chunk.strip() == "[DONE]"
+        live.stream.feed(_wire.sse_body([chunk]))
+        if done:
+            live.stream.end()
+        if live.stream.finished:
+            break
+    raised = live.stream.raised
+    response = None
+    if raised is None and any(c.get("choices") for c in live.chunks):
+        try:
+            response = litellm.stream_chunk_builder(list(live.chunks), messages=_MESSAGES)
+        except Exception as exc:
+            raised = exc
+    if raised is not None:
+        library = view(refused=refusal(raised))
+    elif response is None or not response.choices:
+        library = view()
+    else:
+        library = _message_view(response.choices[0].message.model_dump(), response.choices[0].finish_reason)
+    adapter = adapter_view(strategy, case, stop=lambda fed, _message: _glue.wire_finish(fed))
+    return {"library": library, "adapter": adapter}
+
+
+def _message_view(message: dict, stop: Any = None) -> dict:
+    from ..glue_check import call, view
+
+    calls = []
+    for entry in message.get("tool_calls") or ():
+        function = (entry.get("function") if isinstance(entry, dict) else None) or {}
+        calls.append(call(entry.get("id") if isinstance(entry, dict) else None, function.get("name"),
+                          function.get("arguments")))
+    return view(text=message.get("content"), calls=calls, stop=stop)

@@ -31,8 +31,14 @@ Glue choices (everything the adapter decides itself):
   codec has no notion of a broken call; arguments that are not a JSON object (the codec
   passes any JSON value through) make the call carry ``error`` rather than be executable.
   Exceptions the codec raises are not caught.
-* ``forming_name``: the driver has no such method; the name of the call ``extract`` finds in
-  the text so far, else ``None``.
+* ``forming_name``: ``None`` always. The driver reports no name of a forming call: its
+  streaming interface, the opt-in ``ToolCallSignaling`` mixin (which ``BaseDriver`` does not
+  implement), answers only whether text might be the start of a call
+  (``might_be_tool_call``) and whether it holds a complete one (``is_complete_tool_call``).
+* The glue check (``glue_view``, ``harnesses/glue_check.py``): ``BaseDriver._extract`` (the
+  chain ``process_llm_response`` runs) on the text or message beside the adapter's
+  ``extract`` / ``content_text``; arguments that are no object are compared as their JSON
+  text (``raw_arguments``). The differences the adapter knows of are ``GLUE_LISTED``.
 * ``result_messages``: a one-tool ``BaseDriver`` subclass whose ``list_tools`` offers the
   recorded call's name and whose ``execute_tool`` returns the record's result runs
   ``process_llm_response`` on the message (as given) and returns its ``messages``. The
@@ -43,6 +49,7 @@ Glue choices (everything the adapter decides itself):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -57,7 +64,12 @@ from mcs.driver.core import (
 
 from mcs_conformance import Accumulator, MalformedChunk, ToolCall, ToolCallRecord, require_records
 
-__all__ = ["MCSDriverTextStrategy"]
+__all__ = ["GLUE_LISTED", "MCSDriverTextStrategy", "glue_view"]
+
+GLUE_LISTED: dict[str, str] = {
+    "refused:text-json/syn-chunk-not-text": "the driver reads no stream: the adapter concatenates str chunks and "
+        "refuses any other chunk with MalformedChunk; the driver is handed the text of the str chunks",
+}
 
 _WHO = "mcs-driver-core"
 _ENVELOPE = frozenset({"tool_calls", "function_call", "type", "object", "choices", "output"})
@@ -126,12 +138,12 @@ class MCSDriverTextStrategy:
             return []
         name, arguments = found
         if not isinstance(arguments, dict):
-            return [ToolCall(name=str(name), error=f"arguments are a JSON {type(arguments).__name__}, not an object")]
+            return [ToolCall(name=str(name), raw_arguments=json.dumps(arguments),
+                             error=f"arguments are a JSON {type(arguments).__name__}, not an object")]
         return [ToolCall(name=str(name), arguments=arguments)]
 
     def forming_name(self, message: object) -> str | None:
-        calls = self.extract(message)
-        return calls[0].name or None if calls else None
+        return None  # the driver has no reading of a forming call's name
 
     def result_messages(self, message: object, records: Sequence[ToolCallRecord]) -> list[dict]:
         self.content_text(message)
@@ -144,3 +156,42 @@ class MCSDriverTextStrategy:
                              f"({calls[0].name if calls else 'none'!r}); got {len(records)} record(s) "
                              f"for {[r.call.name for r in records]}")
         return list(_ReplayDriver(records[0]).process_llm_response(message).messages)
+
+
+class _Probe(BaseDriver):
+    """A driver with no tools: only its ``_extract`` is asked."""
+
+    def list_tools(self) -> list[Tool]:
+        return []
+
+    def execute_tool(self, tool_name: str, arguments: dict[str, Any]) -> Any:
+        raise AssertionError("never executed")
+
+
+def glue_view(case: Any) -> dict | None:
+    """The call the driver's own chain finds (``BaseDriver._extract``, what
+    ``process_llm_response`` executes) beside the adapter's ``extract``."""
+    from ..glue_check import adapter_view, call, refusal, view
+
+    if case.is_stream:
+        text = "".join(c for c in case.chunks if isinstance(c, str))
+        adapter = adapter_view(MCSDriverTextStrategy(), case)
+    else:
+        text = case.message
+        strategy = MCSDriverTextStrategy()
+        try:
+            adapter = view(text=strategy.content_text(text),
+                           calls=[call(c.id, c.name, c.raw_arguments if c.raw_arguments is not None else c.arguments)
+                                  for c in strategy.extract(text)])
+        except Exception as exc:
+            adapter = view(refused=refusal(exc))
+    try:
+        found = _Probe()._extract(text)
+    except Exception as exc:
+        library = view(refused=refusal(exc))
+    else:
+        shown = text if isinstance(text, str) else (text.get("content") if isinstance(text, dict) else None)
+        calls = [] if found is None else [
+            call(None, str(found[0]), found[1] if isinstance(found[1], dict) else json.dumps(found[1]))]
+        library = view(text=shown, calls=calls)
+    return {"library": library, "adapter": adapter}

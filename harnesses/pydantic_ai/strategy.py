@@ -45,9 +45,12 @@ Glue choices (everything the adapter decides itself):
   pydantic-ai's text for anything else it raised. A read after that is ``get()`` as far
   as the stream got.
 * Wire message rendered from ``get()`` at read time only (``_glue.lazy_root``):
-  ``role: "assistant"``; ``content`` the ``TextPart`` contents joined (``None`` when there
-  is none); ``tool_calls`` one ``{"id": tool_call_id, "type": "function", "function":
-  {"name": tool_name, "arguments": args}}`` per ``ToolCallPart`` in part order (``args``
+  ``role: "assistant"`` when a delta of choice 0 carried ``role`` (a ``ModelResponse`` is the
+  assistant's and keeps no record of the key); ``content`` the ``TextPart`` contents joined,
+  or, with no ``TextPart`` (pydantic-ai makes none of an empty content), ``""`` when a delta
+  carried a string content and ``None`` otherwise (the LangChain adapter's rule); ``tool_calls`` one ``{"id": tool_call_id, "type": "function", "function":
+  {"name": tool_name, "arguments": args}}`` per ``ToolCallPart`` in part order (``type``
+  only when a fragment carried it: pydantic-ai keeps none, and Mistral sends none) (``args``
   as pydantic-ai holds the streamed text; ``args_as_json_str()`` if it holds no string);
   ``refusal`` from ``provider_details["refusal"]``; ``reasoning_content`` the
   ``ThinkingPart`` contents joined when a delta carried that key. Every other key a delta
@@ -79,6 +82,11 @@ Glue choices (everything the adapter decides itself):
   pydantic-ai holds it: a marked message as it is; any other message rendered from its
   ``model_request`` response as above, so the results answer the ids ``extract`` returns.
   A response pydantic-ai refuses holds no turn to replay: ``ValueError``.
+* The glue check (``glue_view``, ``harnesses/glue_check.py``): pydantic-ai's own
+  ``ModelResponse`` (``get()`` of the same live stream; a message case: ``model_request``'s)
+  read part by part (``TextPart`` contents, ``ToolCallPart`` id, name and ``args`` as it holds
+  them, the finish reason, or what it raised) beside the adapter's message read by
+  ``extract`` / ``content_text``. The differences the adapter knows of are ``GLUE_LISTED``.
 * Display text: the ``content`` of choice 0's delta in each chunk. Recognition,
   ``is_done`` (``_glue.chat_is_done``: the wire's completion signal; the buffer's ``done``
   tells the suite's extraction axis) and ``forming_name``: ``_glue.ChatAdapter``. The API key is a placeholder; nothing leaves the process.
@@ -234,8 +242,8 @@ def _raise_if_refused(run: _Run, chunk: Any) -> None:
         cause = cause.__cause__ or cause.__context__
     text = f"pydantic-ai raised {type(exc).__name__}: {exc}"
     if isinstance(cause, openai.APIError) and not isinstance(cause, openai.APIStatusError):
-        raise StreamError(f"{_WHO}: {text}", payload=chunk)
-    raise MalformedChunk(f"{_WHO}: {text}")
+        raise StreamError(f"{_WHO}: {text}", payload=chunk) from exc
+    raise MalformedChunk(f"{_WHO}: {text}") from exc
 
 
 # -- the strategy ------------------------------------------------------------------------
@@ -246,7 +254,7 @@ class PydanticAIOpenAIStrategy(_glue.ChatAdapter):
     def accumulate(self, acc: Accumulator, chunk: object) -> str:
         state = acc.state
         if "live" not in state:
-            state.update(live=_Live(), keys=set(), call_keys=set())
+            state.update(live=_Live(), keys=set(), call_keys=set(), text=False)
         live: _Live = state["live"]
         _raise_if_refused(live.run, chunk)
         if isinstance(chunk, str) and chunk.strip() == "[DONE]":
@@ -263,6 +271,7 @@ class PydanticAIOpenAIStrategy(_glue.ChatAdapter):
         _raise_if_refused(live.run, chunk)
         deltas = _glue.choice0_deltas(chunk) if isinstance(chunk, dict) else []
         _glue.note_keys(deltas, state["keys"], state["call_keys"])
+        state["text"] = state["text"] or any(isinstance(d.get("content"), str) for d in deltas)
         _glue.lazy_root(acc, lambda: _render_stream(state))
         return "".join(d["content"] for d in deltas if isinstance(d.get("content"), str))
 
@@ -295,7 +304,9 @@ class PydanticAIOpenAIStrategy(_glue.ChatAdapter):
                 first = str(response).splitlines()[0] if str(response) else ""
                 raise ValueError(f"{_WHO}: pydantic-ai refused this response ({type(response).__name__}: {first}); "
                                  f"it holds no assistant turn to replay")
-            message = _render(response, set(message), set())
+            entries = message.get("tool_calls")
+            call_keys = {k for e in entries if isinstance(e, dict) for k in e} if isinstance(entries, list) else set()
+            message = _render(response, set(message), call_keys, isinstance(message.get("content"), str))
         return _glue.continuation(_WHO, message, records, self.extract(message))
 
 
@@ -365,16 +376,19 @@ def _render_stream(state: dict) -> Any:
     streamed = state["live"].run.streamed
     if streamed is None:
         return None
-    message = _render(streamed.get(), state["keys"], state["call_keys"])
+    message = _render(streamed.get(), state["keys"], state["call_keys"], state["text"])
     message[_MARK] = "stream"
     return message
 
 
-def _render(response: ModelResponse, keys: set, call_keys: set) -> dict:
+def _render(response: ModelResponse, keys: set, call_keys: set, text: bool) -> dict:
+    """The wire message of ``response``; ``keys`` / ``call_keys``: the message and tool-call
+    keys the wire carried; ``text``: whether it carried a string ``content``."""
     message: dict[str, Any] = {k: None for k in keys if not (isinstance(k, str) and k.startswith("mcs_"))}
-    message["role"] = "assistant"
+    if "role" in keys:
+        message["role"] = "assistant"
     texts = [p.content for p in response.parts if isinstance(p, TextPart)]
-    message["content"] = "".join(texts) if texts else None
+    message["content"] = "".join(texts) if texts else ("" if text else None)
     refusal = (response.provider_details or {}).get("refusal")
     if refusal is not None:
         message["refusal"] = refusal
@@ -384,8 +398,87 @@ def _render(response: ModelResponse, keys: set, call_keys: set) -> dict:
     calls = [p for p in response.parts if isinstance(p, ToolCallPart)]
     if calls:
         message["tool_calls"] = [
-            {"id": p.tool_call_id, "type": "function",
+            {"id": p.tool_call_id, **({"type": "function"} if "type" in call_keys else {}),
              "function": {"name": p.tool_name, "arguments": p.args if isinstance(p.args, str) else p.args_as_json_str()}}
             for p in calls
         ]
     return _glue.wire_keys_only(message, keys, call_keys | {"type", "id"})
+
+
+GLUE_LISTED: dict[str, str] = {
+    "stop": "a Chat message holds no finish reason, and is_done is a function of the chunk: the adapter's "
+            "completion signal is the wire's (choice 0's finish_reason), never pydantic-ai's finish_reason "
+            "(\"content_filter\" for a refusal, \"stop\" for a stream that ended without one: "
+            "pydantic-ai-cut-stream-finished)",
+    "refused:openai-chat/msg-arguments-lone-surrogate": "pydantic-ai returns the response, and its own "
+            "ToolCallPart.args_as_dict, which extract reads the arguments with, raises TypeError on them "
+            "(pydantic-ai-lone-surrogate-crash); the library's view reads the parts without it",
+    "refused.type:openai-chat/syn-unparsed-sse-line": "a chunk that is a JSON string (an SSE line left unparsed), "
+            "not an object, is handed to pydantic-ai as an SSE line holding a JSON string, on which it raises "
+            "ModelAPIError; the adapter's stream, which does the same, sees it as a MalformedChunk of its own",
+}
+
+
+def glue_view(case: Any) -> dict | None:
+    """pydantic-ai's own ``ModelResponse`` beside the adapter's message: for a stream case
+    ``get()`` of the same live stream (or what it raised), for a message case
+    ``model_request``'s response."""
+    from ..glue_check import adapter_view, call, refusal, view
+
+    strategy = PydanticAIOpenAIStrategy()
+    if not case.is_stream:
+        message = case.message
+        if not isinstance(message, dict):
+            return None
+        response = _stream_false(message)
+        library = (view(refused=refusal(response)) if isinstance(response, Exception)
+                   else {**_response_view(response), "stop": None})  # the finish reason is the body's, set here
+        try:
+            calls = strategy.extract(message)
+        except Exception as exc:
+            return {"library": library, "adapter": view(refused=refusal(exc))}
+        if isinstance(response, Exception):  # the adapter's answer to a refused response: one call with error
+            refused = len(calls) == 1 and (calls[0].error or "").startswith("pydantic-ai refused the response")
+            adapter = view(refused=refusal(response)) if refused else view(calls=[call(c.id, c.name, c.raw_arguments)
+                                                                             for c in calls])
+        else:
+            adapter = view(text=strategy.content_text(message),
+                           calls=[call(_made_up(c.id), c.name, c.raw_arguments if c.raw_arguments is not None
+                                       else c.arguments) for c in calls])
+        return {"library": library, "adapter": adapter}
+    live = _Live()
+    for chunk in case.chunks:
+        if live.run.error is not None or live.done:
+            break
+        try:
+            data = _wire.sse_body([chunk])
+        except (TypeError, ValueError):
+            break
+        live.feed(data)
+        if isinstance(chunk, str) and chunk.strip() == "[DONE]":
+            live.feed(None)
+    if live.run.error is not None:
+        library = view(refused=refusal(live.run.error))
+    elif live.run.streamed is None:
+        library = view()
+    else:
+        library = _response_view(live.run.streamed.get())
+    adapter = adapter_view(strategy, case, stop=lambda fed, _message: _glue.wire_finish(fed))
+    adapter["calls"] = [{**c, "id": _made_up(c["id"])} for c in adapter["calls"]]
+    return {"library": library, "adapter": adapter}
+
+
+def _made_up(call_id: Any) -> Any:
+    """An id pydantic-ai made up (``pyd_ai_<uuid>``, new per stream and per request) as one
+    placeholder, so two runs of one case compare equal."""
+    return "pyd_ai_*" if isinstance(call_id, str) and call_id.startswith("pyd_ai_") else call_id
+
+
+def _response_view(response: ModelResponse) -> dict:
+    from ..glue_check import call, view
+
+    texts = [p.content for p in response.parts if isinstance(p, TextPart)]
+    calls = [call(_made_up(p.tool_call_id), p.tool_name, p.args) for p in response.parts if isinstance(p, ToolCallPart)]
+    raw = (response.provider_details or {}).get("finish_reason")
+    stop = raw or {"tool_call": "tool_calls"}.get(response.finish_reason, response.finish_reason)
+    return view(text="".join(texts) if texts else None, calls=calls, stop=stop)

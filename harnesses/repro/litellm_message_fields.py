@@ -8,7 +8,9 @@ Four streams, ``litellm.stream_chunk_builder`` over the chunks of
 argument gets ``arguments: "{}"`` (a complete call without arguments, to its reader; the SDK
 keeps ``""``); OpenRouter's ``reasoning_details`` is lost (``reasoning_content`` is kept);
 provider fields of the message (``x_*`` of every JSON type) and extra keys of a tool call's
-fragments (``x_trace``, ``function.x_hint``) are lost.
+fragments (``x_trace``, ``function.x_hint``) are lost. A fifth, recorded from the Mistral API
+serving zai-glm-5-2 (vercel/ai's fixture mistral-incremental-tool-call): the ``index`` its
+deltas carry is lost and a ``role`` the stream never sent is filled in.
 
 Exits 1 while any of these fields differs from the SDK's.
 """
@@ -91,6 +93,14 @@ CALL_EXTRAS = [  # corpus case openai-chat/syn-tool-call-fragment-extras
     '[DONE]',
 ]
 
+MISTRAL_API = [  # corpus case openai-chat/mistral-incremental-tool-call (recorded; vercel/ai, Apache-2.0)
+    {'id': '735e434874a24f68a2390b3cab149242', 'object': 'chat.completion.chunk', 'created': 1787234678, 'model': 'zai-glm-5-2', 'choices': [{'index': 0, 'delta': {'tool_calls': [{'id': 'chatcmpl-tool-9f149c74c42f265b', 'type': 'function', 'function': {'name': 'webSearchTool', 'arguments': ''}, 'index': 0}], 'index': 0, 'content': ''}, 'finish_reason': None, 'logprobs': None}]},
+    {'id': '735e434874a24f68a2390b3cab149242', 'object': 'chat.completion.chunk', 'created': 1787234678, 'model': 'zai-glm-5-2', 'choices': [{'index': 0, 'delta': {'tool_calls': [{'type': 'function', 'function': {'name': '', 'arguments': '{"query": "current Berlin weather"}'}, 'index': 0}], 'index': 0, 'content': ''}, 'finish_reason': None, 'logprobs': None}]},
+    {'id': '735e434874a24f68a2390b3cab149242', 'object': 'chat.completion.chunk', 'created': 1787234678, 'model': 'zai-glm-5-2', 'choices': [{'index': 0, 'delta': {'index': 0, 'content': ''}, 'finish_reason': 'tool_calls', 'logprobs': None}], 'usage': {'prompt_tokens': 171, 'total_tokens': 185, 'completion_tokens': 14, 'prompt_tokens_details': {'cached_tokens': 128}}},
+    '[DONE]',
+]
+
+
 def calls(message):
     return [{k: v for k, v in c.items() if k != "index"} | {"function": {k: v for k, v in c["function"].items()
                                                                          if k != "parsed_arguments"}}
@@ -102,7 +112,9 @@ for label, chunks, read in (
         ("call cut by the content filter: tool_calls", CUT_BY_FILTER, calls),
         ("reasoning_details", REASONING, lambda m: m.get("reasoning_details")),
         ("x_* fields", EXTRAS, lambda m: {k: v for k, v in m.items() if k.startswith("x_")}),
-        ("tool call fragment extras: tool_calls", CALL_EXTRAS, calls)):
+        ("tool call fragment extras: tool_calls", CALL_EXTRAS, calls),
+        ("Mistral API stream: role, content, index", MISTRAL_API,
+         lambda m: {k: m.get(k, "(absent)") for k in ("role", "content", "index")})):
     ours, sdk = read(litellm_message(chunks)), read(sdk_message(chunks))
     print(label)
     show("  litellm", ours)

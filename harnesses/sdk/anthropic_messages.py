@@ -6,7 +6,9 @@ injected ``httpx2`` transport; its ``BetaMessageStream`` runs every event throug
 ``accumulate_event``, and the message is its ``current_message_snapshot``, what
 ``get_final_message()`` returns once the stream is read. The beta stream is the one the
 suite's SDK oracle reads (its accumulator keeps block types the plain
-``client.messages.stream`` turns into text); the snapshot is ``to_dict(mode="json")``.
+``client.messages.stream`` turns into text); the snapshot is ``to_dict(mode="json")``, the
+JSON the suite's SDK oracle writes of it (a ``NaN`` the SDK parsed in a tool input, which
+JSON cannot hold, is ``null`` there).
 
 Glue choices (everything the adapter decides itself):
 
@@ -51,6 +53,12 @@ Glue choices (everything the adapter decides itself):
   sent as ``{}``), then one user message with a
   ``tool_result`` block per record (``is_error`` when the record says so). A record whose
   id is no ``tool_use`` block of the message is refused with ``ValueError``.
+
+The glue check (``glue_view``, ``harnesses/glue_check.py``): the ``BetaMessageStream``'s own
+snapshot for the case's events fed through the same live body (its ``text`` blocks, its
+``tool_use`` blocks, ``stop_reason``, or what the SDK raised) beside the adapter's message
+read by ``extract`` / ``content_text``. The differences the adapter knows of are
+``GLUE_LISTED``.
 """
 
 from __future__ import annotations
@@ -69,7 +77,21 @@ from mcs_conformance import Accumulator, MalformedChunk, StreamError, ToolCall, 
 from .. import _glue, _wire
 from . import _live
 
-__all__ = ["AnthropicSDKStrategy"]
+__all__ = ["AnthropicSDKStrategy", "GLUE_LISTED", "glue_view"]
+
+GLUE_LISTED: dict[str, str] = {
+    "refused:anthropic-messages/syn-malformed-event-not-an-object": "a chunk that is a JSON string (an SSE line "
+        "left unparsed), not an object, is refused with MalformedChunk before the SDK sees it: no SSE event carries "
+        "a JSON string as an event (the SDK, handed its text as an unnamed event, skips it)",
+    "calls.arguments:anthropic-messages/syn-input-json-array": "a tool input that is no object (a JSON array) is "
+        "read by extract as a call with error and {} (a ToolCall's arguments are an object); the SDK keeps the array",
+    "calls.arguments:anthropic-messages/syn-input-json-nan": "the message is the snapshot's JSON "
+        "(to_dict(mode=\"json\"), as the suite's SDK oracle writes it): a NaN the SDK parsed in a tool input, which "
+        "JSON cannot hold, is null there; the SDK holds the float NaN",
+    "calls.arguments:anthropic-messages/syn-stream-cut-after-array-bracket": "a tool input that is no object (a "
+        "JSON array) is read by extract as a call with error and {} (a ToolCall's arguments are an object); the SDK "
+        "keeps the array",
+}
 
 _WHO = "anthropic BetaMessageStream"
 _EVENTS = frozenset({"message_start", "content_block_start", "content_block_delta", "content_block_stop",
@@ -245,3 +267,31 @@ def _model(message: object, what: str) -> Any:
     if not isinstance(message, dict):
         raise ValueError(f"{_WHO}.{what}: expects a message dict, got {type(message).__name__}")
     return construct_type(type_=BetaMessage, value=message)
+
+
+def glue_view(case: Any) -> dict | None:
+    """The SDK's own snapshot beside the adapter's message for a stream case (None for a
+    message case: the adapter reads a message with the SDK's model, nothing to compare)."""
+    from ..glue_check import adapter_view, call, refusal, view
+
+    if not case.is_stream:
+        return None
+    live, refused = _open(), None
+    try:
+        for chunk in case.chunks:
+            live.push(_wire.sse_body([chunk], "anthropic-messages"), yields=_yields(chunk))
+    except Exception as exc:  # the SDK's answer: a refusal
+        refused = exc
+    snapshot = _snapshot(live.events) if refused is None else None
+    if refused is not None:
+        library = view(refused=refusal(refused))
+    elif snapshot is None:
+        library = view()
+    else:
+        blocks = list(snapshot.content or [])
+        library = view(text="".join(getattr(b, "text", "") or "" for b in blocks if getattr(b, "type", None) == "text"),
+                       calls=[call(b.id, b.name, b.input) for b in blocks if getattr(b, "type", None) == "tool_use"],
+                       stop=snapshot.stop_reason)
+    return {"library": library,
+            "adapter": adapter_view(AnthropicSDKStrategy(), case,
+                                    stop=lambda _fed, message: message.get("stop_reason") if isinstance(message, dict) else None)}

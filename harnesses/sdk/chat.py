@@ -35,6 +35,12 @@ Glue choices (everything the adapter decides itself):
 * Display text: the ``content`` of choice 0's delta in each chunk the SDK read.
 * Recognition, ``is_done`` and the continuation: ``_glue.ChatAdapter`` (see there).
 * ``forming_name``: the first tool call's ``function.name`` in the message, if any.
+
+The glue check (``glue_view``, ``harnesses/glue_check.py``): the SDK's snapshot for the case's
+chunks fed through the same live body (``content``, choice 0's ``tool_calls`` with their
+``arguments`` text, ``finish_reason``, or what the SDK raised) beside the adapter's message
+read by ``extract`` / ``content_text``. The differences the adapter knows of are
+``GLUE_LISTED``.
 """
 
 from __future__ import annotations
@@ -51,7 +57,15 @@ from mcs_conformance import Accumulator, MalformedChunk, StreamError, ToolCall
 from .. import _glue, _wire
 from . import _live
 
-__all__ = ["OpenAIChatSDKStrategy"]
+__all__ = ["GLUE_LISTED", "OpenAIChatSDKStrategy", "glue_view"]
+
+GLUE_LISTED: dict[str, str] = {
+    "text.type": "content that is no string (a list of parts, which the API never streams) is no text to the "
+                 "adapter's content_text (\"\"); the SDK's snapshot keeps the list as sent",
+    "refused.type:openai-chat/syn-unparsed-sse-line": "a chunk that is a JSON string (an SSE line left unparsed), "
+                    "not an object, is refused with MalformedChunk before the SDK sees it: no SSE event carries a "
+                    "JSON string as a chunk (the SDK, handed the line's text, raises its own JSON error)",
+}
 
 _WHO = "openai ChatCompletionStreamState"
 _CLIENT: list[OpenAI] = []
@@ -140,3 +154,35 @@ def _model(message: object, what: str) -> ChatCompletionMessage:
         raise ValueError(f"{_WHO}.{what}: expects an assistant message dict, got {type(message).__name__}")
     return construct_type(type_=ChatCompletionMessage, value=message)
 
+
+
+def glue_view(case: Any) -> dict | None:
+    """The SDK's own snapshot beside the adapter's message for a stream case (None for a
+    message case: the adapter reads a message with the SDK's model, nothing to compare)."""
+    from ..glue_check import adapter_view, call, refusal, view
+
+    if not case.is_stream:
+        return None
+    body, sdk, refused = _open(), ChatCompletionStreamState(), None
+    try:
+        for chunk in case.chunks:
+            for model in body.push(_wire.sse_body([chunk])):
+                sdk.handle_chunk(model)
+    except Exception as exc:  # the SDK's answer: a refusal
+        refused = exc
+    if refused is not None:
+        library = view(refused=refusal(refused))
+    else:
+        try:
+            snapshot = sdk.current_completion_snapshot
+        except AssertionError:  # nothing but "[DONE]"
+            snapshot = None
+        choice = next((c for c in snapshot.choices if c.index == 0), None) if snapshot is not None else None
+        if choice is None:
+            library = view()
+        else:
+            library = view(text=choice.message.content,
+                           calls=[call(tc.id, tc.function.name, tc.function.arguments)
+                                  for tc in choice.message.tool_calls or ()],
+                           stop=choice.finish_reason)
+    return {"library": library, "adapter": adapter_view(OpenAIChatSDKStrategy(), case, stop=lambda fed, _message: _glue.wire_finish(fed))}

@@ -30,10 +30,13 @@ Glue choices (everything the adapter decides itself):
   (``_ResponseStreamState__current_snapshot``), its ``output`` rebuilt from the SDK's items
   (``_output_items``, finished ones from ``_completed_output``): the SDK exposes no public
   partial response, and the suite reads messages mid-stream.
-* An ``error`` or ``response.failed`` event raises ``StreamError`` before the SDK reads it:
-  the SDK yields both as events (``ResponseErrorEvent``, ``ResponseFailedEvent``) for its
-  caller to act on (an ``error`` event has no top-level ``error`` member, so its ``Stream``
-  raises nothing; ``response.failed`` ends the response without output).
+* An ``error`` or ``response.failed`` event is read by the SDK first (what it raises on it,
+  an event before ``response.created`` say, is its answer), then raises ``StreamError``
+  carrying the event: the SDK yields both as events (``ResponseErrorEvent``,
+  ``ResponseFailedEvent``) for its caller to act on (an ``error`` event has no top-level
+  ``error`` member, so its ``Stream`` raises nothing; ``response.failed`` ends the response
+  without output), and the adapter is that caller (docs/spec.md, openai-responses: the
+  should rule that both raise ``StreamError``).
 * ``is_done`` is true on ``response.completed``, ``response.incomplete``; the ``delta`` of
   ``response.output_text.delta`` is display text, and when an event that carries a
   snapshot (``*.done``, ``response.created``, the completion) leaves the message's output
@@ -56,6 +59,13 @@ Glue choices (everything the adapter decides itself):
   ``arguments`` / ``input``, which the API refuses, left out), then a
   ``function_call_output`` (``custom_tool_call_output``
   for custom tools) per record; a record whose ``call_id`` is not in the output is refused.
+
+The glue check (``glue_view``, ``harnesses/glue_check.py``): the SDK's response for the case's
+events fed through the same live body (the completion event's response, else the
+in-progress snapshot as the message is built: its ``output_text``, its ``function_call`` /
+``custom_tool_call`` items, ``status``, or what the SDK raised) beside the adapter's message
+read by ``extract`` / ``content_text``. The differences the adapter knows of are
+``GLUE_LISTED``.
 """
 
 from __future__ import annotations
@@ -73,7 +83,16 @@ from mcs_conformance import Accumulator, MalformedChunk, StreamError, ToolCall, 
 from .. import _glue, _wire
 from . import _live
 
-__all__ = ["OpenAIResponsesSDKStrategy"]
+__all__ = ["GLUE_LISTED", "OpenAIResponsesSDKStrategy", "glue_view"]
+
+GLUE_LISTED: dict[str, str] = {
+    "refused": "an `error` or `response.failed` event the SDK reads without raising (it yields it for its "
+               "caller to act on: ResponseErrorEvent, a response with status failed) is raised as StreamError "
+               "carrying the event once the SDK has read it: the adapter is the caller acting on it",
+    "refused.type:openai-responses/syn-malformed-event-not-an-object": "a chunk that is a JSON string, not an "
+               "object, is refused with MalformedChunk before the SDK sees it: no SSE event carries a JSON string "
+               "as an event (the SDK, handed the string's text as an event, reads another event)",
+}
 
 _WHO = "openai ResponseStreamState"
 _FINAL = ("response.completed", "response.incomplete")
@@ -118,9 +137,6 @@ class OpenAIResponsesSDKStrategy:
         done = isinstance(chunk, str) and chunk.strip() == "[DONE]"
         if not done and not isinstance(chunk, dict):
             raise MalformedChunk(f"{_WHO}: an event is a JSON object, got {type(chunk).__name__}")
-        if not done and chunk.get("type") in ("error", "response.failed"):
-            raise StreamError(f"{_WHO}: the provider reported an error in the stream: {chunk.get('type')}",
-                              payload=chunk)
         live = state["live"]
         try:
             read = live.push(_wire.sse_body([chunk], "openai-responses"))
@@ -135,6 +151,10 @@ class OpenAIResponsesSDKStrategy:
             except Exception as exc:
                 live.error = exc
                 raise
+        if not done and chunk.get("type") in ("error", "response.failed"):  # the SDK read it: the caller acts
+            live.error = StreamError(f"{_WHO}: the provider reported an error in the stream: {chunk.get('type')}",
+                                     payload=chunk)
+            raise live.error
         if not read:
             return ""
         _glue.lazy_root(acc, lambda: _render(state))
@@ -261,3 +281,45 @@ def _model(message: object, what: str) -> Any:
         raise ValueError(f"{_WHO}.{what}: expects a response object with an output list, got "
                          f"{type(message).__name__}")
     return construct_type(type_=Response, value=message)
+
+
+def glue_view(case: Any) -> dict | None:
+    """The SDK's own response beside the adapter's message for a stream case (None for a
+    message case: the adapter reads a response with the SDK's model, nothing to compare)."""
+    from ..glue_check import adapter_view, call, refusal, view
+
+    if not case.is_stream:
+        return None
+    state: dict[str, Any] = {"live": _open(), "sdk": ResponseStreamState(input_tools=omit, text_format=omit),
+                             "final": None}
+    refused = None
+    try:
+        for chunk in case.chunks:
+            for event in state["live"].push(_wire.sse_body([chunk], "openai-responses")):
+                for out in state["sdk"].handle_event(event):
+                    if getattr(out, "type", None) in _FINAL:
+                        state["final"] = out.response
+    except Exception as exc:  # the SDK's answer: a refusal
+        refused = exc
+    if refused is not None:
+        library = view(refused=refusal(refused))
+    else:
+        message = _render(state)
+        if message is None:
+            library = view()
+        else:
+            model = construct_type(type_=Response, value=message)
+            calls = []
+            for item in model.output or []:
+                kind = getattr(item, "type", None)
+                if kind in ("function_call", "custom_tool_call"):
+                    calls.append(call(getattr(item, "call_id", None), getattr(item, "name", None),
+                                      getattr(item, "arguments" if kind == "function_call" else "input", None)))
+            try:
+                text = model.output_text
+            except (AttributeError, TypeError):
+                text = None
+            library = view(text=text, calls=calls, stop=message.get("status"))
+    return {"library": library,
+            "adapter": adapter_view(OpenAIResponsesSDKStrategy(), case,
+                                    stop=lambda _fed, message: message.get("status") if isinstance(message, dict) else None)}

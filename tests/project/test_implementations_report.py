@@ -166,7 +166,21 @@ def checkout(report, tmp_path, monkeypatch):
         "corpus_hash": "sha256:" + "0" * 64, "profile": "ci", "results": results}))
     (run / "versions.json").write_text(json.dumps({"lib": "1.0", "python": "3.11"}))
     (run / "run.json").write_text(json.dumps({"date": "2026-12-02", "select": "not GOLDEN"}))
+    (h / "lib.py").write_text("GLUE_LISTED = {'stop': 'the message holds no finish reason'}\n")
+    (run / "glue.json").write_text(json.dumps(_glue_record(h / "lib.py", [
+        {"case": "c/bug-1", "key": "stop", "listed": True, "library": '"stop"', "adapter": "null"}])))
     return tmp_path
+
+
+def _glue_record(adapter: Path, differences: list) -> dict:
+    """A glue check's record (harnesses/glue_check.py) of ``adapter`` as it is now."""
+    import hashlib
+
+    unlisted = sum(not d["listed"] for d in differences)
+    return {"adapter": "harnesses/lib.py", "sha256": hashlib.sha256(adapter.read_bytes()).hexdigest(),
+            "corpus_hash": "sha256:" + "0" * 64, "cases": 3, "listed": {"stop": "the message holds no finish reason"},
+            "differences_listed": len(differences) - unlisted, "differences_unlisted": unlisted,
+            "differences": differences}
 
 
 def test_collect_writes_every_item_sorted_one_a_line_with_its_triage(report, checkout):
@@ -398,6 +412,29 @@ def test_check_refuses_a_report_that_misses_a_harness(report, checkout, capsys):
     report.DOC.write_text(report.DOC.read_text() + "edited by hand\n")
     assert report.check() == 1
     assert f"run {WRITE}" in capsys.readouterr().err
+
+
+def test_check_holds_the_stored_glue_record_to_the_adapter_and_its_list(report, checkout, capsys):
+    assert report.collect("h1") == 0 and report.write() == 0
+    assert report.check() == 0, capsys.readouterr().err
+    assert report.load_results("h1")["glue"]["differences_listed"] == 1
+    run, adapter = checkout / "runs" / "h1", checkout / "harnesses" / "lib.py"
+    (run / "glue.json").write_text(json.dumps(_glue_record(adapter, [
+        {"case": "c/bug-2", "key": "calls.order", "listed": False, "library": "[]", "adapter": "[]"}])))
+    assert report.store_glue("h1") == 0 and report.write() == 0
+    assert report.check() == 1
+    assert "does not list (c/bug-2: calls.order" in capsys.readouterr().err
+    (run / "glue.json").write_text(json.dumps(_glue_record(adapter, [])))
+    assert report.store_glue("h1") == 0 and report.write() == 0
+    assert report.check() == 0, capsys.readouterr().err
+    adapter.write_text(adapter.read_text() + "# edited\n")
+    assert report.check() == 1
+    assert "harnesses/lib.py changed since its glue check" in capsys.readouterr().err
+    data = report.load_results("h1")
+    del data["glue"]
+    report.results_path("h1").write_text(report.dump_results(data))
+    assert report.write() == 0 and report.check() == 1
+    assert "hold no glue record" in capsys.readouterr().err
 
 
 # -- JavaScript harnesses: bridge peers ---------------------------------------------------------
