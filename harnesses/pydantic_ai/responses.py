@@ -211,6 +211,15 @@ class _Live:
             self._finalizer()
 
 
+def _describe(exc: BaseException) -> str:
+    """``str(exc)``, or its repr where the exception's ``__str__`` fails (pydantic-ai's
+    ``ModelAPIError`` built from an error event without a message returns ``None`` there)."""
+    try:
+        return str(exc)
+    except Exception:  # noqa: BLE001 - a broken __str__ must not hide the exception it describes
+        return repr(exc)
+
+
 def _raise_if_refused(run: _Run, chunk: Any) -> None:
     exc = run.error
     if exc is None:
@@ -218,7 +227,7 @@ def _raise_if_refused(run: _Run, chunk: Any) -> None:
     cause = exc
     while cause is not None and not isinstance(cause, openai.APIError):
         cause = cause.__cause__ or cause.__context__
-    text = f"pydantic-ai raised {type(exc).__name__}: {exc}"
+    text = f"pydantic-ai raised {type(exc).__name__}: {_describe(exc)}"
     if isinstance(exc, ModelAPIError) and getattr(exc, "in_stream", False):  # its report of the provider's error
         raise StreamError(f"{_WHO}: {text}", payload=chunk)
     if isinstance(cause, openai.APIError) and not isinstance(cause, openai.APIStatusError):
@@ -398,7 +407,7 @@ def glue_view(case: dict) -> dict | None:
             warnings.simplefilter("ignore")
             got = asyncio.run(stream())
     except Exception as exc:  # pydantic-ai refused the stream
-        raised = f"{type(exc).__name__}: {exc}"
+        raised = f"{type(exc).__name__}: {_describe(exc)}"
     library = {"text": None, "calls": [], "stop": None, "refused": raised}
     if got is not None:
         calls = [_call(p) for p in got.parts if isinstance(p, ToolCallPart)]
