@@ -211,6 +211,15 @@ class _Live:
             self._finalizer()
 
 
+def _describe(exc: BaseException) -> str:
+    """``str(exc)``, or its repr where the exception's ``__str__`` fails (pydantic-ai's
+    ``ModelAPIError`` built from an error event without a message returns ``None`` there)."""
+    try:
+        return str(exc)
+    except Exception:  # noqa: BLE001 - a broken __str__ must not hide the exception it describes
+        return repr(exc)
+
+
 def _raise_if_refused(run: _Run, chunk: Any) -> None:
     exc = run.error
     if exc is None:
@@ -218,7 +227,7 @@ def _raise_if_refused(run: _Run, chunk: Any) -> None:
     cause = exc
     while cause is not None and not isinstance(cause, openai.APIError):
         cause = cause.__cause__ or cause.__context__
-    text = f"pydantic-ai raised {type(exc).__name__}: {exc}"
+    text = f"pydantic-ai raised {type(exc).__name__}: {_describe(exc)}"
     if isinstance(exc, ModelAPIError) and getattr(exc, "in_stream", False):  # its report of the provider's error
         raise StreamError(f"{_WHO}: {text}", payload=chunk)
     if isinstance(cause, openai.APIError) and not isinstance(cause, openai.APIStatusError):
@@ -377,14 +386,29 @@ def _render(response: ModelResponse) -> dict:
     return out
 
 
-def glue_view(case: dict) -> dict | None:
+def _case_chunks(case: Any) -> list | None:
+    """A stream case's chunks as plain JSON values: the glue runner hands a corpus ``Case``
+    (``.is_stream``, ``.chunks``), a case read from its file is a dict; ``None`` for a message case."""
+    if isinstance(case, dict):
+        chunks = case.get("chunks")
+    else:
+        chunks = case.chunks if getattr(case, "is_stream", False) else None
+    if chunks is None or isinstance(chunks, (str, bytes, dict)):
+        return None
+    return json.loads(json.dumps(list(chunks)))
+
+
+def glue_view(case: Any) -> dict | None:
     """The case's events through ``model_request_stream`` ("library": ``get()``) beside the
     adapter's ``extract`` / ``content_text`` on the buffer's response ("adapter"); ``None`` for
     a message case (no stream to feed)."""
-    chunks = case.get("chunks")
-    if not isinstance(chunks, list):
+    chunks = _case_chunks(case)
+    if chunks is None:
         return None
-    body = _wire.sse_body([c for c in chunks if isinstance(c, (dict, str))], "openai-responses")
+    # an event that is a JSON string (not the "[DONE]" sentinel) goes on the wire as one, as the
+    # strategy's refusal of it reads it; other JSON values likewise
+    body = _wire.sse_body([c if isinstance(c, dict) or (isinstance(c, str) and c.strip() == "[DONE]")
+                           else json.dumps(c) for c in chunks], "openai-responses")
 
     async def stream() -> Any:
         async with model_request_stream(_model(_wire.async_transport(body, httpx2)), _messages()) as streamed:
@@ -398,7 +422,7 @@ def glue_view(case: dict) -> dict | None:
             warnings.simplefilter("ignore")
             got = asyncio.run(stream())
     except Exception as exc:  # pydantic-ai refused the stream
-        raised = f"{type(exc).__name__}: {exc}"
+        raised = f"{type(exc).__name__}: {_describe(exc)}"
     library = {"text": None, "calls": [], "stop": None, "refused": raised}
     if got is not None:
         calls = [_call(p) for p in got.parts if isinstance(p, ToolCallPart)]
