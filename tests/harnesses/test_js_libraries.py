@@ -119,12 +119,17 @@ def test_the_live_feed_hands_the_library_one_chunk_at_a_time(node: str, file: st
 
 def test_a_vercel_call_carries_the_library_parse_only_once_the_library_finished_it(node: str) -> None:
     """The AI SDK hands a Chat Completions call as a `tool-call` part only when the response body
-    ends (after `[DONE]`): before, the harness's message has the argument text but no parsed
-    input, and `extract` reports the call as unfinished rather than parsing it itself."""
+    ends, which the harness does as the transport would: after `[DONE]`, or after the chunk that
+    gives every open choice its `finish_reason`. Before, the harness's message has the argument
+    text but no parsed input, and `extract` reports the call as unfinished rather than parsing it
+    itself."""
     chunks = _chunks("openai-chat/tool-call-non-strict")
     assert chunks[-1] == "[DONE]"
+    finish = next(n for n, c in enumerate(chunks)
+                  if isinstance(c, dict) and any(ch.get("finish_reason") for ch in c.get("choices") or ()))
     rows = _fed(node, "vercel_openai_chat.mjs", "VercelOpenAIChatStrategy", chunks)
-    before, after = rows[-2]["message"], rows[-1]["message"]
+    before, after = rows[finish - 1]["message"], rows[finish]["message"]
     assert before["tool_calls"][0]["function"]["arguments"] == after["tool_calls"][0]["function"]["arguments"]
     assert before["mcs_ai_sdk"][0]["input"] is None and "no tool-call part" in before["mcs_ai_sdk"][0]["error"]
     assert after["mcs_ai_sdk"] == [{"input": {"city": "New York City"}, "error": None}]
+    assert rows[-1]["message"]["mcs_ai_sdk"] == after["mcs_ai_sdk"]
