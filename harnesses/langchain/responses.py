@@ -39,7 +39,9 @@ Glue choices (everything the adapter decides itself):
   "content": [{"type": "output_text", "text", "annotations"}]}``, a ``refusal`` block a
   ``refusal`` part of such an item; every other block (``function_call``,
   ``custom_tool_call``, ``reasoning``, built-in tool calls) is the item as LangChain holds
-  it, without its ``index`` (LangChain's routing key). LangChain keeps no item ``status``:
+  it, without its ``index`` (LangChain's routing key), a call item's ``call_id`` and
+  ``name`` those of LangChain's summed ``tool_call_chunk`` of its ``index`` when it has one
+  (the calls ``extract`` reads, below). LangChain keeps no item ``status``:
   none is written. Since no message so rendered can equal the ``stream=false`` response,
   PARITY-001 is left out of the run (``harnesses.toml``). The response carries
   ``mcs_langchain: {"args": [...]}`` (a top-level ``mcs_*`` annotation): for each call item
@@ -257,12 +259,15 @@ def _render(full: AIMessageChunk | None) -> Any:
                 output.append({"type": "message", "id": block.get("id"), "role": "assistant", "content": [part],
                                "mcs_open": True})
             continue
+        item = {k: v for k, v in block.items() if k != "index"}
         if kind in _CALL_ITEMS:
             tcc = summed.get(block.get("index")) or {}
             args.append(tcc.get("args"))
             ids.append(tcc.get("id") if "id" in tcc else block.get("call_id"))
             names.append(tcc.get("name") if "name" in tcc else block.get("name"))
-        output.append({k: v for k, v in block.items() if k != "index"})
+            if tcc:  # the item's call_id and name as the calls hold them
+                item["call_id"], item["name"] = ids[-1], names[-1]
+        output.append(item)
     for item in output:
         item.pop("mcs_open", None)
         if item.get("type") == "message" and item.get("id") is None:
