@@ -39,20 +39,24 @@ Glue choices (everything the adapter decides itself):
   "content": [{"type": "output_text", "text", "annotations"}]}``, a ``refusal`` block a
   ``refusal`` part of such an item; every other block (``function_call``,
   ``custom_tool_call``, ``reasoning``, built-in tool calls) is the item as LangChain holds
-  it, without its ``index`` (LangChain's routing key). LangChain keeps no item ``status``:
+  it, without its ``index`` (LangChain's routing key), a call item's ``call_id`` and
+  ``name`` those of LangChain's summed ``tool_call_chunk`` of its ``index`` when it has one
+  (the calls ``extract`` reads, below). LangChain keeps no item ``status``:
   none is written. Since no message so rendered can equal the ``stream=false`` response,
   PARITY-001 is left out of the run (``harnesses.toml``). The response carries
   ``mcs_langchain: {"args": [...]}`` (a top-level ``mcs_*`` annotation): for each call item
-  in order, the argument text of LangChain's ``tool_call_chunk`` of the same ``index`` (for
-  a ``custom_tool_call`` LangChain writes ``{"__arg1": input}`` there), so that ``extract``
-  reads it as a streaming LangChain user does.
+  in order, the argument text, ``id`` and ``name`` of LangChain's summed ``tool_call_chunk``
+  of the same ``index`` (for a ``custom_tool_call`` LangChain writes ``{"__arg1": input}``
+  there), so that ``extract`` reads it as a streaming LangChain user does (the block's own
+  ``call_id`` and ``name`` only without such a chunk: summing two chunks that repeat an item,
+  langchain-core concatenates the block's strings, ``call_id`` too, but keeps the chunk's
+  equal ``id`` once).
 * ``is_done``: the ``response.completed`` / ``response.incomplete`` event (the SDK
   adapter's rule); the buffer's ``done`` tells the suite's extraction axis.
 * ``extract``: a response marked ``mcs_langchain`` is read as the streaming user reads the
   summed chunk: each call item (``function_call``, ``custom_tool_call``) becomes a
-  langchain-core ``tool_call_chunk`` (its name, ``call_id`` and the argument text the mark
-  holds for it) of its own ``AIMessageChunk``, and is read from that chunk's ``tool_calls``
-  (executable) or ``invalid_tool_calls`` (a call with ``error``); a call without a name is
+  langchain-core ``tool_call_chunk`` (the name, id and argument text the mark holds for
+  it) of its own ``AIMessageChunk``, and is read from that chunk's ``tool_calls`` (executable) or ``invalid_tool_calls`` (a call with ``error``); a call without a name is
   given an ``error`` too. The order of calls is LangChain's content blocks'. Any
   other response (a ``stream=false`` body of the suite) is served as the JSON body and read
   by ``llm.invoke``: the returned ``AIMessage``'s ``tool_calls`` and ``invalid_tool_calls``,
@@ -184,16 +188,21 @@ class LangChainOpenAIResponsesStrategy(OpenAIResponsesSDKStrategy):
         mark = message.get(_MARK)
         if isinstance(mark, dict):
             items = [i for i in message["output"] if isinstance(i, dict) and i.get("type") in _CALL_ITEMS]
-            args = list(mark.get("args") or ())
-            return [_from_block(item, args[n] if n < len(args) else None, n) for n, item in enumerate(items)]
+            args, ids, names = (list(mark.get(k) or ()) for k in ("args", "ids", "names"))
+            return [_from_block(item, args[n] if n < len(args) else None, n,
+                                ids[n] if n < len(ids) else item.get("call_id"),
+                                names[n] if n < len(names) else item.get("name"))
+                    for n, item in enumerate(items)]
         return _invoke(message)
 
 
-def _from_block(item: dict, args: Any, n: int) -> ToolCall:
+def _from_block(item: dict, args: Any, n: int, call_id: Any, name: Any) -> ToolCall:
     """One call item read through langchain-core's own tool-call-chunk parsing, with the
-    argument text LangChain summed for it."""
+    argument text, id and name LangChain summed for it in its ``tool_call_chunks`` (``item``'s
+    own only when LangChain holds no chunk for it): a content block's string fields are
+    concatenated when two chunks repeat it, the chunk's ``id`` is not."""
     chunk = AIMessageChunk(content="", tool_call_chunks=[
-        tool_call_chunk(name=item.get("name"), args=args, id=item.get("call_id"), index=0)])
+        tool_call_chunk(name=name, args=args, id=call_id, index=0)])
     raw = args if isinstance(args, str) else None
     for tc in chunk.tool_calls:
         return ToolCall(name=tc["name"] or "", arguments=tc["args"], id=tc.get("id"), raw_arguments=raw,
@@ -230,8 +239,10 @@ def _render(full: AIMessageChunk | None) -> Any:
     response: dict[str, Any] = {k: meta[k] for k in ("id", "object", "model", "status") if k in meta}
     response.setdefault("object", "response")
     output: list[dict] = []
-    summed = {tc.get("index"): tc.get("args") for tc in full.tool_call_chunks}
+    summed = {tc.get("index"): tc for tc in full.tool_call_chunks}
     args: list[Any] = []
+    ids: list[Any] = []
+    names: list[Any] = []
     blocks = full.content if isinstance(full.content, list) else [{"type": "text", "text": full.content}]
     for block in blocks:
         if not isinstance(block, dict):
@@ -248,15 +259,21 @@ def _render(full: AIMessageChunk | None) -> Any:
                 output.append({"type": "message", "id": block.get("id"), "role": "assistant", "content": [part],
                                "mcs_open": True})
             continue
+        item = {k: v for k, v in block.items() if k != "index"}
         if kind in _CALL_ITEMS:
-            args.append(summed.get(block.get("index")))
-        output.append({k: v for k, v in block.items() if k != "index"})
+            tcc = summed.get(block.get("index")) or {}
+            args.append(tcc.get("args"))
+            ids.append(tcc.get("id") if "id" in tcc else block.get("call_id"))
+            names.append(tcc.get("name") if "name" in tcc else block.get("name"))
+            if tcc:  # the item's call_id and name as the calls hold them
+                item["call_id"], item["name"] = ids[-1], names[-1]
+        output.append(item)
     for item in output:
         item.pop("mcs_open", None)
         if item.get("type") == "message" and item.get("id") is None:
             del item["id"]
     response["output"] = output
-    response[_MARK] = {"args": args}
+    response[_MARK] = {"args": args, "ids": ids, "names": names}
     return response
 
 
