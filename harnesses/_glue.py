@@ -332,3 +332,16 @@ def wire_finish(chunks: Sequence[Any]) -> Any:
             if choice.get("finish_reason") is not None:
                 found = choice["finish_reason"]
     return found
+
+
+def case_chunks(case: Any) -> list | None:
+    """A stream case's chunks as plain JSON values, for an adapter's ``glue_view``: the glue
+    runner hands a corpus ``Case`` (``.is_stream``, ``.chunks``), a case read from its file is a
+    dict; ``None`` for a message case (no stream to feed)."""
+    if isinstance(case, dict):
+        chunks = case.get("chunks")
+    else:
+        chunks = case.chunks if getattr(case, "is_stream", False) else None
+    if chunks is None or isinstance(chunks, (str, bytes, dict)):
+        return None
+    return json.loads(json.dumps(list(chunks)))

@@ -81,10 +81,21 @@ _MODEL = "openai/gpt-4o"
 _KEPT = 1024
 _local = threading.local()
 
+# a completion whose `output` is null or no list (event orders the API never sends): litellm passes it
+# on as sent, and the adapter's reading of the response (the SDK twin's) refuses it with ValueError
+# (finding litellm-responses-output-null-passed-on)
+_OUTPUT_NOT_LIST = ("litellm passes on a completion whose `output` is null or no list as sent; the adapter's reading "
+                    "of that response refuses it (ValueError)")
+
 GLUE_LISTED: dict[str, str] = {
     "refused": "the buffer's body stays open after the case's last event (the suite reads a stream that may go on), "
                "where the library view's body ends there: litellm raises for a body closed before a terminal event",
     "refused.type": "the buffer reports litellm's exception as MalformedChunk, its text naming litellm's",
+    "view:openai-responses/syn-completed-twice-second-without-output": _OUTPUT_NOT_LIST,
+    "view:openai-responses/syn-completed-without-created-output-null": _OUTPUT_NOT_LIST,
+    "view:openai-responses/syn-item-first-seen-at-done-completed-without-output": _OUTPUT_NOT_LIST,
+    "view:openai-responses/syn-item-ids-repeated-completed-without-output": _OUTPUT_NOT_LIST,
+    "view:openai-responses/syn-malformed-completed-output-not-list": _OUTPUT_NOT_LIST,
 }
 
 
@@ -232,11 +243,11 @@ def _stream_false(message: dict) -> Any:
     return read
 
 
-def glue_view(case: dict) -> dict | None:
+def glue_view(case: Any) -> dict | None:
     """The case's events through ``litellm.responses(stream=True)`` ("library": the last
     response it yielded) beside the adapter's reading of the buffer's message ("adapter")."""
-    chunks = case.get("chunks")
-    if not isinstance(chunks, list):
+    chunks = _glue.case_chunks(case)
+    if chunks is None:
         return None
     strategy = LiteLLMResponsesStrategy()
     _local.body = iter([_wire.sse_body([c for c in chunks if isinstance(c, (dict, str))], "openai-responses")])

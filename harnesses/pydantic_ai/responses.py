@@ -386,23 +386,11 @@ def _render(response: ModelResponse) -> dict:
     return out
 
 
-def _case_chunks(case: Any) -> list | None:
-    """A stream case's chunks as plain JSON values: the glue runner hands a corpus ``Case``
-    (``.is_stream``, ``.chunks``), a case read from its file is a dict; ``None`` for a message case."""
-    if isinstance(case, dict):
-        chunks = case.get("chunks")
-    else:
-        chunks = case.chunks if getattr(case, "is_stream", False) else None
-    if chunks is None or isinstance(chunks, (str, bytes, dict)):
-        return None
-    return json.loads(json.dumps(list(chunks)))
-
-
 def glue_view(case: Any) -> dict | None:
     """The case's events through ``model_request_stream`` ("library": ``get()``) beside the
     adapter's ``extract`` / ``content_text`` on the buffer's response ("adapter"); ``None`` for
     a message case (no stream to feed)."""
-    chunks = _case_chunks(case)
+    chunks = _glue.case_chunks(case)
     if chunks is None:
         return None
     # an event that is a JSON string (not the "[DONE]" sentinel) goes on the wire as one, as the
