@@ -196,15 +196,15 @@ def load_corpus(extra_dirs: Iterable[str | Path] = (), *, bundled: bool = True) 
             rel = path.relative_to(d).as_posix()
             if rel == "manifest.json":
                 continue
-            data = _read_json(path)
+            data, text = _read(path)
             if rel.startswith("descriptors/"):
-                _validate("descriptor.schema.json", data, path)
+                _validate("descriptor.schema.json", data, path, text)
                 descriptors[data["format"]] = Descriptor(data["format"], data, str(path))
             elif rel.startswith("schemas/"):
                 if path.name.endswith(".history.schema.json"):
                     history[path.name[: -len(".history.schema.json")]] = data
             else:
-                case = _case(data, path)
+                case = _case(data, path, text)
                 if case.id in cases:
                     raise CorpusError(f"{path}: case id {case.id!r} is also used by {cases[case.id].source}")
                 cases[case.id] = case
@@ -239,23 +239,44 @@ def content_hash(dirs: Iterable[Path]) -> str:
 
 
 def _read_json(path: Path) -> Any:
+    return _read(path)[0]
+
+
+def _read(path: Path) -> tuple[Any, str]:
+    """A JSON file's document and its text."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        return json.loads(text), text
     except (OSError, UnicodeDecodeError) as exc:
         raise CorpusError(f"{path}: cannot be read ({exc})") from None
     except json.JSONDecodeError as exc:
         raise CorpusError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
 
 
-def _validate(schema: str, data: Any, path: Path) -> None:
+# (schema, digest of a file's text) pairs found valid in this process. Validation is most of
+# loading's cost (and of a filtered run's start); a process that loads the corpus again
+# (pytester runs, an IDE's reruns) checks each distinct file once.
+_VALID: set[tuple[str, bytes]] = set()
+
+
+def _validate(schema: str, data: Any, path: Path, text: str | None = None) -> None:
+    """Raise a CorpusError naming the file and the first problems when ``data`` fails ``schema``.
+
+    ``text``, the file's text ``data`` was parsed from, lets a file already found valid in this
+    process skip the check."""
+    key = (schema, hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()) if text is not None else None
+    if key in _VALID:
+        return
     problems = schema_errors(schema, data)
     if problems:
         more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
         raise CorpusError(f"{path}: invalid against {schema}: " + "; ".join(problems[:3]) + more)
+    if key is not None:
+        _VALID.add(key)
 
 
-def _case(data: Any, path: Path) -> Case:
-    _validate("case.schema.json", data, path)
+def _case(data: Any, path: Path, text: str | None = None) -> Case:
+    _validate("case.schema.json", data, path, text)
     prefix = data["id"].split("/", 1)[0]
     if prefix != data["format"]:
         raise CorpusError(f"{path}: at $.id: {data['id']!r} must start with its format {data['format']!r}/")
@@ -270,19 +291,20 @@ def _case(data: Any, path: Path) -> Case:
         chunks=data.get("chunks"),
         message=data.get("message"),
         data=data,
-        pristine=json.dumps(data),
+        pristine=text if text is not None else json.dumps(data),  # the file's text parses to data
     )
 
 
 def read_descriptor(path: str | Path) -> Descriptor:
     """One descriptor file, schema-validated (a :class:`CorpusError` names the problem)."""
     path = Path(path)
-    data = _read_json(path)
-    _validate("descriptor.schema.json", data, path)
+    data, text = _read(path)
+    _validate("descriptor.schema.json", data, path, text)
     return Descriptor(data["format"], data, str(path))
 
 
 def read_case(path: str | Path) -> Case:
     """One case file, schema-validated (a :class:`CorpusError` names the problem)."""
     path = Path(path)
-    return _case(_read_json(path), path)
+    data, text = _read(path)
+    return _case(data, path, text)

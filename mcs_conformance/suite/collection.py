@@ -18,11 +18,14 @@ class SuiteCollector(pytest.Collector):
     conformance: Any  # the run's plugin.Conformance
 
     def collect(self) -> list[Any]:
-        conf = self.conformance
-        return [
-            ConformanceItem.from_parent(self, name=f"{c.id}[{label}]", callobj=_replay, check=c, label=label, case=case)
-            for c, label, case in conf.planned
-        ]
+        items: list[Any] = []
+        shared: Any = None  # every item runs _replay under this collector: one fixture closure for all
+        for c, label, case in self.conformance.planned:
+            item = ConformanceItem.from_parent(self, name=f"{c.id}[{label}]", callobj=_replay, check=c, label=label,
+                                               case=case, fixtureinfo=shared)
+            shared = getattr(item, "_fixtureinfo", None)
+            items.append(item)
+        return items
 
 
 class ConformanceItem(pytest.Function):

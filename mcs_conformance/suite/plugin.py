@@ -16,6 +16,7 @@ Each item is judged while it is set up, and the verdict is replayed when it runs
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import replace
@@ -25,7 +26,7 @@ from typing import Any
 import pytest
 
 from .. import __version__
-from ..corpus_tools.corpus import CorpusError, load_corpus
+from ..corpus_tools.corpus import CorpusError, bundled_corpus_dir, load_corpus
 from .collection import ConformanceItem, SuiteCollector, _Deselect, _printable, _replay  # noqa: F401
 from .expectations import ExpectationError, load_expectations
 from .judging import SuiteFault, Verdict, _ran_strategy_code, _strategy_failure, judge  # noqa: F401
@@ -449,9 +450,12 @@ def _mebibytes(text: str) -> float:
 
 def _bundled(source: str) -> bool:
     """Is the file at ``source`` part of the bundled corpus (not an author's folder)?"""
-    from ..corpus_tools.corpus import bundled_corpus_dir
+    return os.path.realpath(source).startswith(_bundled_root())
 
-    return os.path.realpath(source).startswith(os.path.realpath(bundled_corpus_dir()) + os.sep)
+
+@functools.lru_cache(maxsize=1)
+def _bundled_root() -> str:
+    return os.path.realpath(bundled_corpus_dir()) + os.sep
 
 
 def _bundled_history(fmt: str) -> Any:
