@@ -317,6 +317,17 @@ def test_good_case_loads_alone(tmp_path: Path) -> None:
     assert [c.id for c in corpus.cases] == [GOOD["id"]]
 
 
+def test_a_file_edited_after_a_load_is_validated_again(tmp_path: Path) -> None:
+    """A file found valid is not checked twice in a process, but only while its text is the same."""
+    path = write_case(tmp_path, "ok.json", GOOD)
+    assert [c.id for c in load_corpus([tmp_path], bundled=False).cases] == [GOOD["id"]]
+    data = copy.deepcopy(GOOD)
+    del data["provenance"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    message = load_error(tmp_path)
+    assert str(path) in message and "'provenance' is a required property" in message
+
+
 def test_invalid_json_names_the_file_and_the_place(tmp_path: Path) -> None:
     path = write_case(tmp_path, "broken.json", '{"id": "text-json/broken",\n  "format": }')
     message = load_error(tmp_path)
