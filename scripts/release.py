@@ -203,7 +203,7 @@ def twine_check(outdir: Path, version: str) -> None:
 def clean_env(home: Path, venv: Path, **extra: str) -> dict[str, str]:
     """An environment with the virtualenv first on PATH and nothing that points into the clone."""
     return {"PATH": f"{venv / 'bin'}:/usr/local/bin:/usr/bin:/bin", "HOME": str(home), "CI": "true",
-            "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", **extra}
+            "LANG": "C.UTF-8", **extra}
 
 
 def install_and_run(outdir: Path, version: str, work: Path, references: list[str], workers: int) -> list[str]:
