@@ -291,14 +291,15 @@ def _reference_runs() -> list[Any]:
 
 def test_the_reference_runs_every_check_on_every_case_in_ci() -> None:
     """That the reference strategy passes the item each entry fails is proven by the full
-    suite run on every reference strategy (every check, every bundled case), which
-    scripts/test.sh, the README's test command, runs after tests/ (scripts/release.py runs it
-    from the installed wheel, on every reference strategy with a golden-snapshot folder, and fails
-    on any item that fails or lacks its snapshot): the zoo does not run it a second time, item by
-    item."""
+    suite run on the reference strategy of each of the zoo's formats (every check, every bundled
+    case), which scripts/test.sh, the README's test command, runs after tests/ (scripts/release.py
+    runs it from the installed wheel, with the strategy's golden-snapshot folder, and fails on any
+    item that fails or lacks its snapshot): the zoo does not run it a second time, item by item."""
     script = (ROOT / "scripts" / "test.sh").read_text(encoding="utf-8")
     step = next(line for line in script.splitlines() if line.startswith('run "$PY" scripts/release.py'))
-    assert "--reference" not in step and "--skip-install" not in step, step
+    assert "--skip-install" not in step, step
+    refs = next(line for line in script.splitlines() if line.startswith("refs=("))
+    assert sorted(re.findall(r"--reference ([^\s)]+)", refs)) == sorted(REFERENCES), refs
     spec = importlib.util.spec_from_file_location("release_for_zoo", ROOT / "scripts" / "release.py")
     release = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = release
