@@ -47,4 +47,8 @@ run "$PY" scripts/release.py --outdir "${MCS_DIST:-dist}" "${refs[@]}"
 run bash scripts/implementations.sh --ci
 echo "step times (scripts/test.sh, $((SECONDS - started)) s in all):"
 printf '  %s\n' "${times[@]}"
+# CI's budget for the whole .ci/run on a quiet 2-core machine; a later change that adds formats
+# or cases sees here how much room it leaves (printed, never failed: the machine's speed varies)
+budget=720
+echo "CI budget: $((SECONDS - started)) s of ${budget} s ($(( 100 * (SECONDS - started) / budget )) %)"
 exit $status
