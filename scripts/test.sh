@@ -2,8 +2,8 @@
 # The project's own tests, from scratch: a virtualenv with the package and its test extras,
 # then the unit, oracle, corpus, zoo and example tests; then the release check, which builds the
 # sdist and wheel, checks them against the tree, installs the wheel into an empty virtualenv and
-# runs the example and the conformance suite on every reference strategy from it; then the
-# official SDK harnesses. pytest's exit code 5 (no tests ran) counts as a failure. Each step's
+# runs the example and the conformance suite on the default chain's four reference strategies
+# from it (MCS_RELEASE_ALL=1: on every reference strategy); then the official SDK harnesses. pytest's exit code 5 (no tests ran) counts as a failure. Each step's
 # time is printed at the end, to keep the CI budget (12 minutes for all of .ci/run) in view.
 set -uo pipefail
 cd "$(dirname "$0")/.."

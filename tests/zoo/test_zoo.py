@@ -3,8 +3,8 @@
 ``ZOO`` is the data: one entry per (broken strategy, invariant id, case that shows the
 bug). For each entry the suite runs in-process on the broken strategy, restricted to that
 invariant and case, and must fail that item; the same item must pass for the reference
-strategy of the same format (the full suite run on every reference strategy, which
-scripts/test.sh runs after tests/, proves that for every item at once). Every registered
+strategy of the same format (the full suite run on the reference strategy of each of the
+zoo's four formats, which scripts/test.sh runs after tests/, proves that for every item at once). Every registered
 invariant id and every bug class of BUG-CLASSES.md (rows 1-25) has at least one entry. ``GAPS`` lists bugs the suite does not
 catch today: they are expected to pass it (strictly where the miss is deterministic), so a
 fix of the suite shows up here. Every case an entry names is a bundled corpus case; the
